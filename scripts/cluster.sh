@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# scripts/cluster.sh: the project's local PostgreSQL cluster, kept inside
+# the checkout (.pgdata/, ignored by git), on a unix socket and a port of its
+# own so it never clashes with a system cluster.
+#
+#   scripts/cluster.sh start|stop|status|env|psql [args]
+#
+# Environment: SE_PG=15|18 picks the version (default 18); SE_CLUSTER_DIR
+# overrides the data location (tests use their own); SE_PORT the port.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+v=${SE_PG:-$SE_DEFAULT_VERSION}
+base=${SE_CLUSTER_DIR:-$SE_ROOT/.pgdata}
+data="$base/pg$v"
+port=${SE_PORT:-$((55400 + v))}
+# Unix socket paths are limited to about 100 bytes.
+sock="$base/sock"
+if [ ${#sock} -gt 80 ]; then
+	sock="/tmp/storage_engine-sock-$(printf '%s' "$base" | sha1sum | cut -c1-12)"
+fi
+
+bindir() { se_bindir "$v"; }
+
+do_start() {
+	local b
+	b=$(bindir)
+	se_grant_access "$SE_ROOT"
+	se_pg_dir "$base"
+	se_pg_dir "$sock"
+	if [ ! -f "$data/PG_VERSION" ]; then
+		se_log "initialising PostgreSQL $v cluster in $data"
+		se_as_pg "$b/initdb" -D "$data" -A trust -U "$(se_pg_user)" -E UTF8 --locale=C.UTF-8 >/dev/null
+		cat >> "$data/postgresql.conf" <<CONF
+# storage_engine local cluster
+listen_addresses = ''
+port = $port
+unix_socket_directories = '$sock'
+shared_preload_libraries = 'storage_engine'
+shared_buffers = 2GB
+work_mem = 256MB
+maintenance_work_mem = 1GB
+max_wal_size = 8GB
+max_worker_processes = 16
+max_parallel_workers = $(nproc)
+max_parallel_workers_per_gather = $(nproc)
+logging_collector = off
+CONF
+	fi
+	if se_as_pg "$b/pg_ctl" -D "$data" status >/dev/null 2>&1; then
+		se_log "PostgreSQL $v already running on port $port"
+		return 0
+	fi
+	se_log "starting PostgreSQL $v on port $port (socket $sock)"
+	se_as_pg "$b/pg_ctl" -D "$data" -l "$base/pg$v.log" -w -t 60 start >/dev/null ||
+		{ tail -20 "$base/pg$v.log" >&2; se_die "PostgreSQL $v did not start"; }
+}
+
+do_stop() {
+	[ -f "$data/PG_VERSION" ] || return 0
+	se_as_pg "$(bindir)/pg_ctl" -D "$data" -m fast -w stop >/dev/null 2>&1 || true
+}
+
+do_env() {
+	echo "export PGHOST='$sock' PGPORT=$port PGUSER=$(se_pg_user) PGDATABASE=postgres"
+	echo "export PATH='$(bindir)':\"\$PATH\""
+}
+
+case "${1:-}" in
+	start) do_start ;;
+	stop) do_stop ;;
+	status) se_as_pg "$(bindir)/pg_ctl" -D "$data" status ;;
+	env) do_env ;;
+	psql) shift; eval "$(do_env)"; exec "$(bindir)/psql" "$@" ;;
+	*) echo "usage: $0 start|stop|status|env|psql [psql args]" >&2; exit 2 ;;
+esac

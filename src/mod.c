@@ -1,0 +1,23 @@
+/*-------------------------------------------------------------------------
+ *
+ * mod.c
+ *	  Module entry point.  _PG_init runs once per backend, either at
+ *	  postmaster start (shared_preload_libraries) or the first time one of
+ *	  our SQL functions is called; everything it installs must work in both
+ *	  cases and must chain to whatever was installed before it.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "fmgr.h"
+
+#include "guc.h"
+
+PG_MODULE_MAGIC;
+
+void
+_PG_init(void)
+{
+	guc_define();
+}
