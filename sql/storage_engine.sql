@@ -36,3 +36,86 @@ CREATE FUNCTION engine.version()
 	AS 'MODULE_PATHNAME', 'engine_version';
 COMMENT ON FUNCTION engine.version()
 	IS 'version of the loaded storage_engine library and the codecs it was built with';
+
+-- ==== colcompress metadata (src/catalog/stripe_meta.c) ====
+--
+-- Every colcompress relation's storage has a storage id (in its metapage);
+-- these tables are keyed by it, so TRUNCATE and rewrites, which give the
+-- relation new storage, start from empty metadata while a rollback brings
+-- back the old storage with its rows.  Rows are written by the transaction
+-- that wrote the data, so MVCC decides which stripes a snapshot sees.
+
+CREATE SEQUENCE engine.storage_id_seq NO CYCLE;
+-- dumped so that pg_upgrade and restores never hand out an id twice
+SELECT pg_catalog.pg_extension_config_dump('engine.storage_id_seq', '');
+
+CREATE TABLE engine.stripe (
+	storage_id bigint NOT NULL,
+	stripe_num bigint NOT NULL,
+	first_block bigint NOT NULL,
+	data_length bigint NOT NULL,
+	row_count bigint NOT NULL,
+	first_row_number bigint NOT NULL,
+	last_row_number bigint NOT NULL,
+	row_runs bigint[] NOT NULL,			-- (first row number, count) pairs
+	command_ids bigint[] NOT NULL,		-- (command id, rows so far) pairs
+	chunk_group_count int NOT NULL,
+	chunk_group_row_limit int NOT NULL,
+	column_count int NOT NULL,
+	PRIMARY KEY (storage_id, stripe_num)
+);
+
+CREATE TABLE engine.chunk_group (
+	storage_id bigint NOT NULL,
+	stripe_num bigint NOT NULL,
+	chunk_group_num int NOT NULL,
+	row_count int NOT NULL,
+	PRIMARY KEY (storage_id, stripe_num, chunk_group_num)
+);
+
+CREATE TABLE engine.chunk (
+	storage_id bigint NOT NULL,
+	stripe_num bigint NOT NULL,
+	chunk_group_num int NOT NULL,
+	attr_num int NOT NULL,
+	codec smallint NOT NULL,
+	stored_offset bigint NOT NULL,		-- within the stripe's stream
+	stored_length int NOT NULL,
+	raw_length int NOT NULL,
+	value_count int NOT NULL,
+	null_count int NOT NULL,
+	checksum int NOT NULL,				-- CRC-32C of the stored bytes
+	min_value bytea,					-- NULL: no ordering, or all NULL
+	max_value bytea,
+	PRIMARY KEY (storage_id, stripe_num, chunk_group_num, attr_num)
+);
+
+GRANT SELECT ON engine.stripe, engine.chunk_group, engine.chunk TO PUBLIC;
+
+CREATE FUNCTION engine.storage_id(regclass)
+	RETURNS bigint
+	LANGUAGE C STRICT
+	AS 'MODULE_PATHNAME', 'engine_storage_id';
+COMMENT ON FUNCTION engine.storage_id(regclass)
+	IS 'storage id of a colcompress or rowcompress table (NULL while it has no data)';
+
+CREATE VIEW engine.colcompress_stripes AS
+	SELECT c.oid::regclass AS relation,
+		   s.stripe_num,
+		   s.row_count,
+		   s.data_length,
+		   s.chunk_group_count,
+		   s.first_row_number,
+		   s.last_row_number
+	  FROM pg_class c
+	  JOIN pg_am a ON a.oid = c.relam AND a.amname = 'colcompress'
+	  JOIN engine.stripe s ON s.storage_id = engine.storage_id(c.oid)
+	 WHERE pg_has_role(c.relowner, 'USAGE') OR has_table_privilege(c.oid, 'SELECT');
+GRANT SELECT ON engine.colcompress_stripes TO PUBLIC;
+
+CREATE FUNCTION engine.colcompress_verify(regclass)
+	RETURNS TABLE (stripe_num bigint, attr_num int, problem text)
+	LANGUAGE C STRICT
+	AS 'MODULE_PATHNAME', 'colcompress_verify';
+COMMENT ON FUNCTION engine.colcompress_verify(regclass)
+	IS 'checks a colcompress table''s metadata against its storage; returns one row per problem';

@@ -12,7 +12,10 @@
 
 #include "fmgr.h"
 
+#include "catalog/options.h"
+#include "colstore/col_pending.h"
 #include "guc.h"
+#include "relation_hooks.h"
 
 PG_MODULE_MAGIC;
 
@@ -20,4 +23,7 @@ void
 _PG_init(void)
 {
 	guc_define();
+	options_install_hooks();
+	col_pending_init();
+	relation_hooks_init();
 }

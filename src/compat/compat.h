@@ -20,9 +20,131 @@
 #error "storage_engine supports PostgreSQL 15 to 18"
 #endif
 
+/* PostgreSQL 16 moved the varlena macros out of postgres.h. */
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
+
 /* PostgreSQL 16 declares _PG_init centrally in fmgr.h. */
 #if PG_VERSION_NUM < 160000
 extern PGDLLEXPORT void _PG_init(void);
+#endif
+
+
+#include "storage/bufmgr.h"
+#include "storage/lmgr.h"
+#include "utils/rel.h"
+
+/*
+ * Physical relation identity: RelFileNode became RelFileLocator in 16.
+ */
+#if PG_VERSION_NUM >= 160000
+#include "storage/relfilelocator.h"
+#define RelationPhysicalId(rel) ((rel)->rd_locator)
+#define RelFileNumberOf(rel) ((rel)->rd_locator.relNumber)
+typedef RelFileLocator CompatRelFileLocator;
+#else
+#include "storage/relfilenode.h"
+#define RelationPhysicalId(rel) ((rel)->rd_node)
+#define RelFileNumberOf(rel) ((rel)->rd_node.relNode)
+typedef RelFileNode CompatRelFileLocator;
+typedef Oid RelFileNumber;
+#endif
+
+/*
+ * Grow the main fork to at least nblocks blocks of zeroed pages.  Callers
+ * reserve block ranges first (under the metapage lock), so concurrent
+ * writers only ever extend, never overwrite, each other's pages.
+ */
+static inline void
+compat_extend_main_fork_to(Relation rel, BlockNumber nblocks)
+{
+#if PG_VERSION_NUM >= 160000
+	if (RelationGetNumberOfBlocks(rel) < nblocks)
+		ReleaseBuffer(ExtendBufferedRelTo(BMR_REL(rel), MAIN_FORKNUM, NULL,
+										  EB_CLEAR_SIZE_CACHE, nblocks,
+										  RBM_NORMAL));
+#else
+	LockRelationForExtension(rel, ExclusiveLock);
+	while (RelationGetNumberOfBlocks(rel) < nblocks)
+		ReleaseBuffer(ReadBufferExtended(rel, MAIN_FORKNUM, P_NEW,
+										 RBM_NORMAL, NULL));
+	UnlockRelationForExtension(rel, ExclusiveLock);
+#endif
+}
+
+/*
+ * Table access method callbacks whose signatures changed.
+ */
+#if PG_VERSION_NUM >= 160000
+#define COMPAT_TAM_SET_NEW_STORAGE relation_set_new_filelocator
+#else
+#define COMPAT_TAM_SET_NEW_STORAGE relation_set_new_filenode
+typedef bool TU_UpdateIndexes;
+#endif
+
+/*
+ * ANALYZE hands the AM a block to sample: as a number up to 16, through a
+ * read stream from 17 on.  COMPAT_ANALYZE_BLOCK_ARGS declares the
+ * callback's parameters after the scan; compat_analyze_block() yields the
+ * block number, false when the sample is exhausted.
+ */
+#if PG_VERSION_NUM >= 170000
+#include "storage/read_stream.h"
+#define COMPAT_ANALYZE_BLOCK_ARGS ReadStream *compat_stream
+#define compat_analyze_block(blockp) compat_read_stream_block(compat_stream, (blockp))
+static inline bool
+compat_read_stream_block(ReadStream *stream, BlockNumber *block)
+{
+	Buffer		buf = read_stream_next_buffer(stream, NULL);
+
+	if (!BufferIsValid(buf))
+		return false;
+	*block = BufferGetBlockNumber(buf);
+	ReleaseBuffer(buf);
+	return true;
+}
+#else
+#define COMPAT_ANALYZE_BLOCK_ARGS BlockNumber compat_blockno, BufferAccessStrategy compat_bstrategy
+#define compat_analyze_block(blockp) (*(blockp) = compat_blockno, true)
+#endif
+
+/* vac_update_relstats gained num_all_frozen_pages in 18. */
+#if PG_VERSION_NUM >= 180000
+#define compat_vac_update_relstats(rel, pages, tuples, visible, hasindex, frozenxid, minmulti) \
+	vac_update_relstats((rel), (pages), (tuples), (visible), 0, (hasindex), (frozenxid), (minmulti), NULL, NULL, false)
+#else
+#define compat_vac_update_relstats(rel, pages, tuples, visible, hasindex, frozenxid, minmulti) \
+	vac_update_relstats((rel), (pages), (tuples), (visible), (hasindex), (frozenxid), (minmulti), NULL, NULL, false)
+#endif
+
+/* Creating the init fork of an unlogged relation: 17 dropped the sync. */
+#include "catalog/storage.h"
+#include "catalog/storage_xlog.h"
+#include "storage/smgr.h"
+static inline void
+compat_create_init_fork(SMgrRelation srel, const CompatRelFileLocator *locator)
+{
+	smgrcreate(srel, INIT_FORKNUM, false);
+	log_smgrcreate(locator, INIT_FORKNUM);
+#if PG_VERSION_NUM < 170000
+	smgrimmedsync(srel, INIT_FORKNUM);
+#endif
+}
+
+#if PG_VERSION_NUM >= 160000
+#define CompatRelFileLocatorEquals(a, b) RelFileLocatorEquals((a), (b))
+#else
+#define CompatRelFileLocatorEquals(a, b) RelFileNodeEquals((a), (b))
+#endif
+
+/* pgstat_report_vacuum gained the vacuum's start time in 18. */
+#if PG_VERSION_NUM >= 180000
+#define compat_pgstat_report_vacuum(relid, shared, live, dead) \
+	pgstat_report_vacuum((relid), (shared), (live), (dead), GetCurrentTimestamp())
+#else
+#define compat_pgstat_report_vacuum(relid, shared, live, dead) \
+	pgstat_report_vacuum((relid), (shared), (live), (dead))
 #endif
 
 #endif							/* STORAGE_ENGINE_COMPAT_H */

@@ -1,0 +1,426 @@
+/*-------------------------------------------------------------------------
+ *
+ * stripe_meta.c
+ *	  Reading and writing colcompress metadata rows.
+ *
+ *	  One engine.stripe row per stripe, one engine.chunk_group row per
+ *	  chunk group, one engine.chunk row per column per chunk group.  The
+ *	  rows are inserted by the transaction that wrote the stripe, after its
+ *	  data pages: a snapshot sees a stripe exactly when it sees the rows.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "access/xact.h"
+#include "catalog/indexing.h"
+#include "catalog/pg_type.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+#include "catalog/meta_tables.h"
+#include "catalog/stripe_meta.h"
+
+/* Column numbers of engine.stripe, engine.chunk_group and engine.chunk. */
+enum
+{
+	Anum_stripe_storage_id = 1,
+	Anum_stripe_stripe_num,
+	Anum_stripe_first_block,
+	Anum_stripe_data_length,
+	Anum_stripe_row_count,
+	Anum_stripe_first_row_number,
+	Anum_stripe_last_row_number,
+	Anum_stripe_row_runs,
+	Anum_stripe_command_ids,
+	Anum_stripe_chunk_group_count,
+	Anum_stripe_chunk_group_row_limit,
+	Anum_stripe_column_count,
+	Natts_stripe = Anum_stripe_column_count
+};
+
+enum
+{
+	Anum_chunk_group_storage_id = 1,
+	Anum_chunk_group_stripe_num,
+	Anum_chunk_group_chunk_group_num,
+	Anum_chunk_group_row_count,
+	Natts_chunk_group = Anum_chunk_group_row_count
+};
+
+enum
+{
+	Anum_chunk_storage_id = 1,
+	Anum_chunk_stripe_num,
+	Anum_chunk_chunk_group_num,
+	Anum_chunk_attr_num,
+	Anum_chunk_codec,
+	Anum_chunk_stored_offset,
+	Anum_chunk_stored_length,
+	Anum_chunk_raw_length,
+	Anum_chunk_value_count,
+	Anum_chunk_null_count,
+	Anum_chunk_checksum,
+	Anum_chunk_min_value,
+	Anum_chunk_max_value,
+	Natts_chunk = Anum_chunk_max_value
+};
+
+static void
+meta_corrupted(const char *table, uint64 storage_id, const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("metadata table engine.%s is damaged", table),
+			 errdetail("Storage " UINT64_FORMAT ": %s.", storage_id, what)));
+}
+
+static ArrayType *
+int8_array(const uint64 *values, int n)
+{
+	Datum	   *d = palloc(sizeof(Datum) * Max(n, 1));
+	int			i;
+
+	for (i = 0; i < n; i++)
+		d[i] = Int64GetDatum((int64) values[i]);
+	return construct_array(d, n, INT8OID, 8, true, TYPALIGN_DOUBLE);
+}
+
+static uint64 *
+int8_array_values(Datum array, int *n)
+{
+	ArrayType  *arr = DatumGetArrayTypeP(array);
+	Datum	   *elems;
+	bool	   *nulls;
+	uint64	   *out;
+	int			i;
+
+	deconstruct_array(arr, INT8OID, 8, true, TYPALIGN_DOUBLE,
+					  &elems, &nulls, n);
+	out = palloc(sizeof(uint64) * Max(*n, 1));
+	for (i = 0; i < *n; i++)
+	{
+		if (nulls[i])
+			return NULL;
+		out[i] = (uint64) DatumGetInt64(elems[i]);
+	}
+	return out;
+}
+
+static StripeMeta *
+stripe_from_tuple(HeapTuple tuple, TupleDesc desc)
+{
+	Datum		values[Natts_stripe];
+	bool		nulls[Natts_stripe];
+	StripeMeta *s = palloc0(sizeof(StripeMeta));
+	uint64	   *pairs;
+	int			n;
+	int			i;
+
+	heap_deform_tuple(tuple, desc, values, nulls);
+	s->storage_id = DatumGetInt64(values[Anum_stripe_storage_id - 1]);
+	s->stripe_num = DatumGetInt64(values[Anum_stripe_stripe_num - 1]);
+	s->first_block = DatumGetInt64(values[Anum_stripe_first_block - 1]);
+	s->data_length = DatumGetInt64(values[Anum_stripe_data_length - 1]);
+	s->row_count = DatumGetInt64(values[Anum_stripe_row_count - 1]);
+	s->first_row_number = DatumGetInt64(values[Anum_stripe_first_row_number - 1]);
+	s->last_row_number = DatumGetInt64(values[Anum_stripe_last_row_number - 1]);
+	s->chunk_group_count = DatumGetInt32(values[Anum_stripe_chunk_group_count - 1]);
+	s->chunk_group_row_limit = DatumGetInt32(values[Anum_stripe_chunk_group_row_limit - 1]);
+	s->column_count = DatumGetInt32(values[Anum_stripe_column_count - 1]);
+	s->written_by_me =
+		TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetXmin(tuple->t_data));
+
+	pairs = int8_array_values(values[Anum_stripe_row_runs - 1], &n);
+	if (pairs == NULL || n % 2 != 0 || n == 0)
+		meta_corrupted("stripe", s->storage_id, "malformed row_runs");
+	s->nruns = n / 2;
+	s->runs = palloc(sizeof(RowRun) * s->nruns);
+	for (i = 0; i < s->nruns; i++)
+	{
+		s->runs[i].first = pairs[2 * i];
+		s->runs[i].count = pairs[2 * i + 1];
+	}
+
+	pairs = int8_array_values(values[Anum_stripe_command_ids - 1], &n);
+	if (pairs == NULL || n % 2 != 0 || n == 0)
+		meta_corrupted("stripe", s->storage_id, "malformed command_ids");
+	s->ncids = n / 2;
+	s->cids = palloc(sizeof(CidRun) * s->ncids);
+	for (i = 0; i < s->ncids; i++)
+	{
+		s->cids[i].cid = pairs[2 * i];
+		s->cids[i].rows_end = pairs[2 * i + 1];
+	}
+	return s;
+}
+
+static void
+storage_key(ScanKey key, AttrNumber attno, uint64 storage_id)
+{
+	ScanKeyInit(key, attno, BTEqualStrategyNumber, F_INT8EQ,
+				Int64GetDatum((int64) storage_id));
+}
+
+static int
+stripe_cmp(const ListCell *a, const ListCell *b)
+{
+	uint64		x = ((StripeMeta *) lfirst(a))->stripe_num;
+	uint64		y = ((StripeMeta *) lfirst(b))->stripe_num;
+
+	return (x > y) - (x < y);
+}
+
+List *
+stripe_meta_list(uint64 storage_id, Snapshot snapshot)
+{
+	Relation	rel = meta_table_open("stripe", AccessShareLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	List	   *stripes = NIL;
+
+	storage_key(&key, Anum_stripe_storage_id, storage_id);
+	scan = systable_beginscan(rel, meta_table_relid("stripe_pkey"), true,
+							  meta_snapshot_for(snapshot), 1, &key);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+		stripes = lappend(stripes, stripe_from_tuple(tuple, RelationGetDescr(rel)));
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+
+	list_sort(stripes, stripe_cmp);
+	return stripes;
+}
+
+ChunkMeta *
+stripe_meta_chunks(const StripeMeta *stripe, Snapshot snapshot,
+				   uint32 *group_rows)
+{
+	int			ngroups = stripe->chunk_group_count;
+	int			ncols = stripe->column_count;
+	ChunkMeta  *chunks = palloc0(sizeof(ChunkMeta) * Max(ngroups * ncols, 1));
+	bool	   *seen = palloc0(sizeof(bool) * Max(ngroups * ncols, 1));
+	bool	   *group_seen = palloc0(sizeof(bool) * Max(ngroups, 1));
+	Snapshot	snap = meta_snapshot_for(snapshot);
+	ScanKeyData keys[2];
+	Relation	rel;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	int			i;
+
+	storage_key(&keys[0], Anum_chunk_storage_id, stripe->storage_id);
+	ScanKeyInit(&keys[1], Anum_chunk_stripe_num, BTEqualStrategyNumber,
+				F_INT8EQ, Int64GetDatum((int64) stripe->stripe_num));
+
+	rel = meta_table_open("chunk_group", AccessShareLock);
+	scan = systable_beginscan(rel, meta_table_relid("chunk_group_pkey"), true,
+							  snap, 2, keys);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		Datum		values[Natts_chunk_group];
+		bool		nulls[Natts_chunk_group];
+		int			g;
+
+		heap_deform_tuple(tuple, RelationGetDescr(rel), values, nulls);
+		g = DatumGetInt32(values[Anum_chunk_group_chunk_group_num - 1]);
+		if (g < 0 || g >= ngroups || group_seen[g])
+			meta_corrupted("chunk_group", stripe->storage_id, "chunk group number out of range");
+		group_seen[g] = true;
+		group_rows[g] = (uint32) DatumGetInt32(values[Anum_chunk_group_row_count - 1]);
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+
+	rel = meta_table_open("chunk", AccessShareLock);
+	scan = systable_beginscan(rel, meta_table_relid("chunk_pkey"), true,
+							  snap, 2, keys);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		Datum		values[Natts_chunk];
+		bool		nulls[Natts_chunk];
+		int			g;
+		int			a;
+		ChunkMeta  *c;
+
+		heap_deform_tuple(tuple, RelationGetDescr(rel), values, nulls);
+		g = DatumGetInt32(values[Anum_chunk_chunk_group_num - 1]);
+		a = DatumGetInt32(values[Anum_chunk_attr_num - 1]);
+		if (g < 0 || g >= ngroups || a < 1 || a > ncols || seen[g * ncols + a - 1])
+			meta_corrupted("chunk", stripe->storage_id, "chunk number out of range");
+		seen[g * ncols + a - 1] = true;
+		c = &chunks[g * ncols + a - 1];
+		c->codec = DatumGetInt16(values[Anum_chunk_codec - 1]);
+		c->stored_offset = DatumGetInt64(values[Anum_chunk_stored_offset - 1]);
+		c->stored_length = (uint32) DatumGetInt32(values[Anum_chunk_stored_length - 1]);
+		c->raw_length = (uint32) DatumGetInt32(values[Anum_chunk_raw_length - 1]);
+		c->value_count = (uint32) DatumGetInt32(values[Anum_chunk_value_count - 1]);
+		c->null_count = (uint32) DatumGetInt32(values[Anum_chunk_null_count - 1]);
+		c->checksum = (uint32) DatumGetInt32(values[Anum_chunk_checksum - 1]);
+		c->min_value = nulls[Anum_chunk_min_value - 1] ? NULL :
+			DatumGetByteaPCopy(values[Anum_chunk_min_value - 1]);
+		c->max_value = nulls[Anum_chunk_max_value - 1] ? NULL :
+			DatumGetByteaPCopy(values[Anum_chunk_max_value - 1]);
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+
+	for (i = 0; i < ngroups; i++)
+		if (!group_seen[i])
+			meta_corrupted("chunk_group", stripe->storage_id, "a chunk group is missing");
+	for (i = 0; i < ngroups * ncols; i++)
+		if (!seen[i])
+			meta_corrupted("chunk", stripe->storage_id, "a column chunk is missing");
+	pfree(seen);
+	pfree(group_seen);
+	return chunks;
+}
+
+void
+stripe_meta_insert(const StripeMeta *s, const uint32 *group_rows,
+				   const ChunkMeta *chunks)
+{
+	Relation	rel;
+	uint64	   *pairs;
+	int			i;
+	int			g;
+
+	/* the stripe */
+	{
+		Datum		values[Natts_stripe];
+		bool		nulls[Natts_stripe] = {0};
+		HeapTuple	tuple;
+
+		values[Anum_stripe_storage_id - 1] = Int64GetDatum(s->storage_id);
+		values[Anum_stripe_stripe_num - 1] = Int64GetDatum(s->stripe_num);
+		values[Anum_stripe_first_block - 1] = Int64GetDatum(s->first_block);
+		values[Anum_stripe_data_length - 1] = Int64GetDatum(s->data_length);
+		values[Anum_stripe_row_count - 1] = Int64GetDatum(s->row_count);
+		values[Anum_stripe_first_row_number - 1] = Int64GetDatum(s->first_row_number);
+		values[Anum_stripe_last_row_number - 1] = Int64GetDatum(s->last_row_number);
+		pairs = palloc(sizeof(uint64) * 2 * Max(s->nruns, s->ncids));
+		for (i = 0; i < s->nruns; i++)
+		{
+			pairs[2 * i] = s->runs[i].first;
+			pairs[2 * i + 1] = s->runs[i].count;
+		}
+		values[Anum_stripe_row_runs - 1] = PointerGetDatum(int8_array(pairs, 2 * s->nruns));
+		for (i = 0; i < s->ncids; i++)
+		{
+			pairs[2 * i] = s->cids[i].cid;
+			pairs[2 * i + 1] = s->cids[i].rows_end;
+		}
+		values[Anum_stripe_command_ids - 1] = PointerGetDatum(int8_array(pairs, 2 * s->ncids));
+		values[Anum_stripe_chunk_group_count - 1] = Int32GetDatum(s->chunk_group_count);
+		values[Anum_stripe_chunk_group_row_limit - 1] = Int32GetDatum(s->chunk_group_row_limit);
+		values[Anum_stripe_column_count - 1] = Int32GetDatum(s->column_count);
+
+		rel = meta_table_open("stripe", RowExclusiveLock);
+		tuple = heap_form_tuple(RelationGetDescr(rel), values, nulls);
+		CatalogTupleInsert(rel, tuple);
+		table_close(rel, RowExclusiveLock);
+	}
+
+	rel = meta_table_open("chunk_group", RowExclusiveLock);
+	for (g = 0; g < s->chunk_group_count; g++)
+	{
+		Datum		values[Natts_chunk_group];
+		bool		nulls[Natts_chunk_group] = {0};
+		HeapTuple	tuple;
+
+		values[Anum_chunk_group_storage_id - 1] = Int64GetDatum(s->storage_id);
+		values[Anum_chunk_group_stripe_num - 1] = Int64GetDatum(s->stripe_num);
+		values[Anum_chunk_group_chunk_group_num - 1] = Int32GetDatum(g);
+		values[Anum_chunk_group_row_count - 1] = Int32GetDatum((int32) group_rows[g]);
+		tuple = heap_form_tuple(RelationGetDescr(rel), values, nulls);
+		CatalogTupleInsert(rel, tuple);
+		heap_freetuple(tuple);
+	}
+	table_close(rel, RowExclusiveLock);
+
+	rel = meta_table_open("chunk", RowExclusiveLock);
+	for (g = 0; g < s->chunk_group_count; g++)
+	{
+		for (i = 0; i < s->column_count; i++)
+		{
+			const ChunkMeta *c = &chunks[g * s->column_count + i];
+			Datum		values[Natts_chunk];
+			bool		nulls[Natts_chunk] = {0};
+			HeapTuple	tuple;
+
+			values[Anum_chunk_storage_id - 1] = Int64GetDatum(s->storage_id);
+			values[Anum_chunk_stripe_num - 1] = Int64GetDatum(s->stripe_num);
+			values[Anum_chunk_chunk_group_num - 1] = Int32GetDatum(g);
+			values[Anum_chunk_attr_num - 1] = Int32GetDatum(i + 1);
+			values[Anum_chunk_codec - 1] = Int16GetDatum(c->codec);
+			values[Anum_chunk_stored_offset - 1] = Int64GetDatum(c->stored_offset);
+			values[Anum_chunk_stored_length - 1] = Int32GetDatum((int32) c->stored_length);
+			values[Anum_chunk_raw_length - 1] = Int32GetDatum((int32) c->raw_length);
+			values[Anum_chunk_value_count - 1] = Int32GetDatum((int32) c->value_count);
+			values[Anum_chunk_null_count - 1] = Int32GetDatum((int32) c->null_count);
+			values[Anum_chunk_checksum - 1] = Int32GetDatum((int32) c->checksum);
+			values[Anum_chunk_min_value - 1] = PointerGetDatum(c->min_value);
+			nulls[Anum_chunk_min_value - 1] = (c->min_value == NULL);
+			values[Anum_chunk_max_value - 1] = PointerGetDatum(c->max_value);
+			nulls[Anum_chunk_max_value - 1] = (c->max_value == NULL);
+			tuple = heap_form_tuple(RelationGetDescr(rel), values, nulls);
+			CatalogTupleInsert(rel, tuple);
+			heap_freetuple(tuple);
+		}
+	}
+	table_close(rel, RowExclusiveLock);
+}
+
+static void
+delete_rows(const char *table, const char *index, uint64 storage_id)
+{
+	Relation	rel = meta_table_open(table, RowExclusiveLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+
+	storage_key(&key, 1, storage_id);
+	scan = systable_beginscan(rel, meta_table_relid(index), true,
+							  SnapshotSelf, 1, &key);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+		CatalogTupleDelete(rel, &tuple->t_self);
+	systable_endscan(scan);
+	table_close(rel, RowExclusiveLock);
+}
+
+void
+stripe_meta_delete_storage(uint64 storage_id)
+{
+	delete_rows("chunk", "chunk_pkey", storage_id);
+	delete_rows("chunk_group", "chunk_group_pkey", storage_id);
+	delete_rows("stripe", "stripe_pkey", storage_id);
+	CommandCounterIncrement();
+}
+
+uint64
+stripe_visible_rows(const StripeMeta *stripe, Snapshot snapshot)
+{
+	uint64		visible = 0;
+	int			i;
+
+	/*
+	 * Another transaction's stripe is all or nothing, decided by the
+	 * metadata row's visibility.  Our own stripe may hold rows of several
+	 * commands, oldest first: an MVCC snapshot sees those of earlier
+	 * commands.
+	 */
+	if (!stripe->written_by_me || snapshot == NULL || !IsMVCCSnapshot(snapshot))
+		return stripe->row_count;
+	for (i = 0; i < stripe->ncids; i++)
+	{
+		if (stripe->cids[i].cid >= snapshot->curcid)
+			break;
+		visible = stripe->cids[i].rows_end;
+	}
+	return Min(visible, stripe->row_count);
+}

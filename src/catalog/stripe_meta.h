@@ -1,0 +1,82 @@
+/*-------------------------------------------------------------------------
+ *
+ * stripe_meta.h
+ *	  colcompress metadata: stripes, chunk groups and column chunks, in
+ *	  tables engine.stripe, engine.chunk_group and engine.chunk.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef STORAGE_ENGINE_STRIPE_META_H
+#define STORAGE_ENGINE_STRIPE_META_H
+
+#include "nodes/pg_list.h"
+#include "utils/snapshot.h"
+
+/* A run of consecutive row numbers inside a stripe, in row order. */
+typedef struct RowRun
+{
+	uint64		first;
+	uint64		count;
+} RowRun;
+
+/* Rows [previous end, rows_end) of a stripe were inserted by command cid. */
+typedef struct CidRun
+{
+	uint64		cid;
+	uint64		rows_end;
+} CidRun;
+
+typedef struct StripeMeta
+{
+	uint64		storage_id;
+	uint64		stripe_num;
+	uint64		first_block;
+	uint64		data_length;
+	uint64		row_count;
+	uint64		first_row_number;
+	uint64		last_row_number;
+	int			nruns;
+	RowRun	   *runs;
+	int			ncids;
+	CidRun	   *cids;
+	int			chunk_group_count;
+	int			chunk_group_row_limit;
+	int			column_count;
+	bool		written_by_me;	/* by the current transaction */
+} StripeMeta;
+
+typedef struct ChunkMeta
+{
+	int16		codec;
+	uint64		stored_offset;
+	uint32		stored_length;
+	uint32		raw_length;
+	uint32		value_count;
+	uint32		null_count;
+	uint32		checksum;
+	bytea	   *min_value;		/* NULL when absent */
+	bytea	   *max_value;
+} ChunkMeta;
+
+/* The stripes of a storage that snapshot sees, ordered by stripe number. */
+extern List *stripe_meta_list(uint64 storage_id, Snapshot snapshot);
+
+/*
+ * Chunk metadata of a stripe, as an array indexed
+ * [chunk_group * column_count + attr_index]; chunk group row counts into
+ * group_rows[chunk_group_count].
+ */
+extern ChunkMeta *stripe_meta_chunks(const StripeMeta *stripe,
+									 Snapshot snapshot, uint32 *group_rows);
+
+extern void stripe_meta_insert(const StripeMeta *stripe,
+							   const uint32 *group_rows,
+							   const ChunkMeta *chunks);
+
+/* Removes every metadata row of a storage (DROP, TRUNCATE). */
+extern void stripe_meta_delete_storage(uint64 storage_id);
+
+/* Rows of the stripe the given command may see (a prefix of the stripe). */
+extern uint64 stripe_visible_rows(const StripeMeta *stripe, Snapshot snapshot);
+
+#endif							/* STORAGE_ENGINE_STRIPE_META_H */

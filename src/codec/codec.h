@@ -1,0 +1,90 @@
+/*-------------------------------------------------------------------------
+ *
+ * codec.h
+ *	  The compression codec interface.  A codec is one record in a
+ *	  registry (codec.c); the rest of the tree looks codecs up by the id
+ *	  stored on disk or by the name a user wrote in a table option, and
+ *	  never switches on the codec itself.
+ *
+ *	  Codec functions are pure: they work in caller-provided buffers only,
+ *	  never palloc, never ereport/elog, and keep no state that is not
+ *	  private to the calling thread.  That keeps them usable from any
+ *	  memory context, lets the caller decide how to report a failure (with
+ *	  the table, stripe and column it knows about) and lets test/fuzz run
+ *	  them outside the server.
+ *
+ *	  The ids are stored on disk: never renumber or reuse one.  See
+ *	  docs/codecs.md for the full contract and how to add a codec.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef STORAGE_ENGINE_CODEC_H
+#define STORAGE_ENGINE_CODEC_H
+
+typedef enum CodecId
+{
+	CODEC_NONE = 0,
+	CODEC_PGLZ = 1,
+	CODEC_LZ4 = 2,
+	CODEC_ZSTD = 3,
+	CODEC_DEFLATE = 4
+} CodecId;
+
+#define CODEC_COUNT 5
+
+typedef struct Codec
+{
+	CodecId		id;
+	const char *name;			/* "none", "pglz", "lz4", "zstd", "deflate" */
+	int			min_level;		/* 0 when the codec has no levels */
+	int			max_level;
+	int			default_level;
+	bool		available;		/* false when built without the library */
+
+	/*
+	 * Worst-case compressed size for srclen input bytes.  Returns -1 when
+	 * srclen is negative or the bound does not fit in an int32.
+	 */
+	int32		(*bound) (int32 srclen);
+
+	/*
+	 * Compresses srclen bytes at src into dst, which has room for dstcap
+	 * bytes.  Returns the compressed length, or -1 when the output would not
+	 * fit in dstcap or would not be smaller than the input (the caller then
+	 * stores the data raw).  A result r >= 0 always satisfies r < srclen and
+	 * r <= dstcap.  Level 0 selects default_level; other levels outside
+	 * [min_level, max_level] are clamped into that range.  Never writes past
+	 * dst + dstcap and never reads past src + srclen.
+	 */
+	int32		(*compress) (const char *src, int32 srclen, char *dst,
+							 int32 dstcap, int level);
+
+	/*
+	 * Decompresses srclen bytes at src into dst, which has room for exactly
+	 * rawlen bytes.  Returns true only when exactly rawlen bytes were
+	 * produced from exactly srclen input bytes.  Must never read past
+	 * src + srclen or write past dst + rawlen (nor before src or dst), on ANY
+	 * input: src is untrusted bytes from disk.  On false the contents of dst
+	 * are unspecified.
+	 */
+	bool		(*decompress) (const char *src, int32 srclen, char *dst,
+							   int32 rawlen);
+} Codec;
+
+/* Registry record for an id read from disk; NULL when the id is unknown. */
+extern const Codec *codec_by_id(int id);
+
+/* Registry record for a user-written name, case-insensitive; NULL if unknown. */
+extern const Codec *codec_by_name(const char *name);
+
+/* "none, pglz, lz4, zstd, deflate", for error hints. */
+extern const char *codec_names_list(void);
+
+/*
+ * Frees the library contexts (zstd, lz4hc, libdeflate) that the calling
+ * thread cached for reuse across calls.  Optional: they are otherwise freed
+ * at process exit.  Safe to call at any time, and any number of times.
+ */
+extern void codec_release_resources(void);
+
+#endif							/* STORAGE_ENGINE_CODEC_H */

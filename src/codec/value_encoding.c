@@ -1,0 +1,308 @@
+/*-------------------------------------------------------------------------
+ *
+ * value_encoding.c
+ *	  Serialization of one column chunk's values (layout in
+ *	  value_encoding.h).
+ *
+ *	  Values keep PostgreSQL's in-memory representation, so decoding is a
+ *	  walk that yields Datums pointing into the decompressed buffer, with
+ *	  no per-value copy.  The alignment rule for varlenas is heap's: pad
+ *	  bytes are zero and a short varlena header never is, so the decoder
+ *	  knows whether to align without extra bookkeeping.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "catalog/pg_type_d.h"
+#include "codec/value_encoding.h"
+
+static Size
+align_offset(Size off, char typalign)
+{
+	switch (typalign)
+	{
+		case TYPALIGN_SHORT:
+			return SHORTALIGN(off);
+		case TYPALIGN_INT:
+			return INTALIGN(off);
+		case TYPALIGN_DOUBLE:
+			return DOUBLEALIGN(off);
+		default:
+			return off;
+	}
+}
+
+static void
+append_zeros(StringInfo buf, Size n)
+{
+	static const char zeros[8] = {0};
+
+	while (n > 0)
+	{
+		Size		k = Min(n, sizeof(zeros));
+
+		appendBinaryStringInfo(buf, zeros, (int) k);
+		n -= k;
+	}
+}
+
+static void
+append_value(StringInfo buf, Size base, const ValueTypeInfo *type, Datum value)
+{
+	if (type->typbyval)
+	{
+		/* typlen bytes of the Datum, as fetch_att would read them */
+		switch (type->typlen)
+		{
+			case 1:
+				{
+					char		v = DatumGetChar(value);
+
+					appendBinaryStringInfo(buf, &v, 1);
+					break;
+				}
+			case 2:
+				{
+					int16		v = DatumGetInt16(value);
+
+					appendBinaryStringInfo(buf, (char *) &v, 2);
+					break;
+				}
+			case 4:
+				{
+					int32		v = DatumGetInt32(value);
+
+					appendBinaryStringInfo(buf, (char *) &v, 4);
+					break;
+				}
+			default:
+				{
+					int64		v = DatumGetInt64(value);
+
+					appendBinaryStringInfo(buf, (char *) &v, 8);
+					break;
+				}
+		}
+	}
+	else if (type->typlen > 0)
+	{
+		Size		off = buf->len - base;
+
+		append_zeros(buf, align_offset(off, type->typalign) - off);
+		appendBinaryStringInfo(buf, DatumGetPointer(value), type->typlen);
+	}
+	else if (type->typlen == -1)
+	{
+		struct varlena *v = (struct varlena *) DatumGetPointer(value);
+
+		Assert(!VARATT_IS_EXTERNAL(v) && !VARATT_IS_COMPRESSED(v));
+		if (VARATT_IS_SHORT(v))
+			appendBinaryStringInfo(buf, (char *) v, VARSIZE_SHORT(v));
+		else if (VARATT_CAN_MAKE_SHORT(v))
+		{
+			uint8		hdr;
+			Size		datalen = VARSIZE(v) - VARHDRSZ;
+
+			SET_VARSIZE_SHORT(&hdr, VARATT_CONVERTED_SHORT_SIZE(v));
+			appendBinaryStringInfo(buf, (char *) &hdr, 1);
+			appendBinaryStringInfo(buf, VARDATA(v), (int) datalen);
+		}
+		else
+		{
+			Size		off = buf->len - base;
+
+			append_zeros(buf, align_offset(off, type->typalign) - off);
+			appendBinaryStringInfo(buf, (char *) v, VARSIZE(v));
+		}
+	}
+	else
+	{
+		const char *s = DatumGetCString(value);
+
+		appendBinaryStringInfo(buf, s, (int) strlen(s) + 1);
+	}
+}
+
+void
+value_encode(StringInfo buf, const ValueTypeInfo *type,
+			 const Datum *values, const bool *isnull, uint32 count)
+{
+	Size		base = buf->len;
+	uint32		null_count = 0;
+	uint32		i;
+
+	for (i = 0; i < count; i++)
+		null_count += isnull[i] ? 1 : 0;
+
+	appendBinaryStringInfo(buf, (char *) &count, sizeof(uint32));
+	appendBinaryStringInfo(buf, (char *) &null_count, sizeof(uint32));
+	if (null_count > 0)
+	{
+		uint32		nbytes = (count + 7) / 8;
+		uint8	   *bitmap;
+
+		enlargeStringInfo(buf, (int) nbytes);
+		bitmap = (uint8 *) buf->data + buf->len;
+		memset(bitmap, 0, nbytes);
+		for (i = 0; i < count; i++)
+			if (!isnull[i])
+				bitmap[i / 8] |= (uint8) (1 << (i % 8));
+		buf->len += nbytes;
+		buf->data[buf->len] = '\0';
+	}
+	for (i = 0; i < count; i++)
+		if (!isnull[i])
+			append_value(buf, base, type, values[i]);
+}
+
+const char *
+value_decode(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
+			 uint32 expected_count, Datum *values, bool *isnull)
+{
+	uint32		count;
+	uint32		null_count;
+	uint32		seen_nulls = 0;
+	const uint8 *bitmap = NULL;
+	Size		off;
+	uint32		i;
+
+	if (rawlen < VALUE_CHUNK_HEADER_SIZE)
+		return "chunk shorter than its header";
+	memcpy(&count, raw, sizeof(uint32));
+	memcpy(&null_count, raw + sizeof(uint32), sizeof(uint32));
+	if (count != expected_count)
+		return "chunk holds a different number of rows than its metadata";
+	if (null_count > count)
+		return "chunk has more NULLs than rows";
+	off = VALUE_CHUNK_HEADER_SIZE;
+	if (null_count > 0)
+	{
+		Size		nbytes = ((Size) count + 7) / 8;
+
+		if (nbytes > rawlen - off)
+			return "null bitmap runs past the end of the chunk";
+		bitmap = (const uint8 *) raw + off;
+		off += nbytes;
+	}
+
+	for (i = 0; i < count; i++)
+	{
+		if (bitmap != NULL && (bitmap[i / 8] & (1 << (i % 8))) == 0)
+		{
+			isnull[i] = true;
+			values[i] = (Datum) 0;
+			seen_nulls++;
+			continue;
+		}
+		isnull[i] = false;
+
+		if (type->typbyval)
+		{
+			Size		len = (Size) type->typlen;
+
+			if (len != 1 && len != 2 && len != 4 && len != 8)
+				return "pass-by-value type with an unsupported length";
+			if (len > rawlen - off)
+				return "value runs past the end of the chunk";
+			switch (len)
+			{
+				case 1:
+					values[i] = CharGetDatum(raw[off]);
+					break;
+				case 2:
+					{
+						int16		v;
+
+						memcpy(&v, raw + off, 2);
+						values[i] = Int16GetDatum(v);
+						break;
+					}
+				case 4:
+					{
+						int32		v;
+
+						memcpy(&v, raw + off, 4);
+						values[i] = Int32GetDatum(v);
+						break;
+					}
+				default:
+					{
+						int64		v;
+
+						memcpy(&v, raw + off, 8);
+						values[i] = Int64GetDatum(v);
+						break;
+					}
+			}
+			off += len;
+		}
+		else if (type->typlen > 0)
+		{
+			off = align_offset(off, type->typalign);
+			if (off > rawlen || (Size) type->typlen > rawlen - off)
+				return "value runs past the end of the chunk";
+			values[i] = PointerGetDatum(raw + off);
+			off += type->typlen;
+		}
+		else if (type->typlen == -1)
+		{
+			Size		len;
+
+			if (off >= rawlen)
+				return "value runs past the end of the chunk";
+			if (raw[off] == 0)
+			{
+				off = align_offset(off, type->typalign);
+				if (off >= rawlen)
+					return "value runs past the end of the chunk";
+			}
+			if (VARATT_IS_1B_E(raw + off))
+				return "external TOAST pointer inside a chunk";
+			if (VARATT_IS_1B(raw + off))
+			{
+				len = VARSIZE_1B(raw + off);
+				if (len < VARHDRSZ_SHORT)
+					return "short varlena with an impossible length";
+			}
+			else
+			{
+				uint32		hdr;
+
+				if (VARHDRSZ > rawlen - off)
+					return "varlena header runs past the end of the chunk";
+				if (align_offset(off, type->typalign) != off)
+					return "misaligned varlena";
+				memcpy(&hdr, raw + off, sizeof(hdr));
+				if (VARATT_IS_4B_C(&hdr))
+					return "compressed varlena inside a chunk";
+				len = VARSIZE_4B(&hdr);
+				if (len < VARHDRSZ)
+					return "varlena with an impossible length";
+			}
+			if (len > rawlen - off)
+				return "varlena runs past the end of the chunk";
+			values[i] = PointerGetDatum(raw + off);
+			off += len;
+		}
+		else if (type->typlen == -2)
+		{
+			const char *end;
+
+			if (off >= rawlen)
+				return "value runs past the end of the chunk";
+			end = memchr(raw + off, '\0', rawlen - off);
+			if (end == NULL)
+				return "cstring without its terminator";
+			values[i] = PointerGetDatum(raw + off);
+			off = (end - raw) + 1;
+		}
+		else
+			return "unsupported type length";
+	}
+	if (seen_nulls != null_count)
+		return "null bitmap disagrees with the null count";
+	if (off != rawlen)
+		return "chunk has trailing bytes";
+	return NULL;
+}

@@ -1,0 +1,62 @@
+/*-------------------------------------------------------------------------
+ *
+ * value_encoding.h
+ *	  The uncompressed layout of one column chunk: a count, a null bitmap
+ *	  and the non-null values of one type, serialized back to back.
+ *
+ *	  Layout (all integers little-endian as in memory on the platforms we
+ *	  support; the buffer starts MAXALIGNed):
+ *
+ *		uint32	value_count			rows in the chunk, NULLs included
+ *		uint32	null_count
+ *		uint8	bitmap[(value_count + 7) / 8]	only when null_count > 0;
+ *											bit set = value present
+ *		values of the present rows, in row order:
+ *		  pass-by-value (typlen 1, 2, 4, 8): typlen bytes, unaligned
+ *		  fixed-length by reference: typalign-aligned, typlen bytes
+ *		  varlena: a short (1-byte header) varlena unaligned, otherwise
+ *				   zero-padded to typalign and a 4-byte-header varlena,
+ *				   never external and never compressed
+ *		  cstring: the bytes and the terminating NUL
+ *
+ *	  The decoder is a pure function (no allocation, no ereport), so it is
+ *	  fuzzed outside the server; it trusts nothing in the buffer.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef STORAGE_ENGINE_VALUE_ENCODING_H
+#define STORAGE_ENGINE_VALUE_ENCODING_H
+
+#include "postgres.h"
+
+#include "lib/stringinfo.h"
+
+typedef struct ValueTypeInfo
+{
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+} ValueTypeInfo;
+
+#define VALUE_CHUNK_HEADER_SIZE (2 * sizeof(uint32))
+
+/*
+ * Appends the chunk of count rows to buf (which must start MAXALIGNed in
+ * memory for the alignment rules to hold).  Varlena values must already
+ * be detoasted (short headers allowed).
+ */
+extern void value_encode(StringInfo buf, const ValueTypeInfo *type,
+						 const Datum *values, const bool *isnull,
+						 uint32 count);
+
+/*
+ * Decodes a chunk of exactly expected_count rows from raw[0 .. rawlen).
+ * raw must be MAXALIGNed.  By-reference values point into raw.  Returns
+ * NULL on success, or a static string saying what is wrong.
+ */
+extern const char *value_decode(const char *raw, uint32 rawlen,
+								const ValueTypeInfo *type,
+								uint32 expected_count,
+								Datum *values, bool *isnull);
+
+#endif							/* STORAGE_ENGINE_VALUE_ENCODING_H */

@@ -1,0 +1,315 @@
+/*-------------------------------------------------------------------------
+ *
+ * col_pending.c
+ *	  Owns the write buffers of the current transaction: one ColWriter per
+ *	  (relation, subtransaction), and the rules for when buffered rows are
+ *	  written.
+ *
+ *	  Metadata rows get the xid of the subtransaction that inserts them, so
+ *	  a buffer may only be written while its own subtransaction is the
+ *	  current one:
+ *	  - at top-level commit (PRE_COMMIT), every buffer is written;
+ *	  - a subtransaction that commits hands its buffers to its parent (the
+ *		rows are the parent's now), one that aborts throws them away;
+ *	  - SAVEPOINT writes the buffers first, so a later read inside the
+ *		savepoint needs nothing from an outer level;
+ *	  - a query that reads a table with buffered rows writes them at
+ *		ExecutorStart (before any parallel mode begins), and a scan started
+ *		outside the executor writes them at scan start.
+ *	  A read inside a subtransaction begun without SAVEPOINT (a PL/pgSQL
+ *	  block with EXCEPTION) of rows buffered outside it cannot be served
+ *	  and raises a clear error.
+ *
+ *	  The buffers live in a context under TopMemoryContext that is reset
+ *	  at the end of every transaction.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "access/relation.h"
+#include "access/xact.h"
+#include "executor/executor.h"
+#include "nodes/parsenodes.h"
+#include "tcop/utility.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "colstore/col_pending.h"
+
+typedef struct PendingWrite
+{
+	Oid			relid;
+	RelFileNumber relnumber;
+	SubTransactionId subxid;
+	ColWriter  *writer;
+} PendingWrite;
+
+static MemoryContext pending_cxt = NULL;
+static List *pending = NIL;
+
+static ExecutorStart_hook_type prev_executor_start = NULL;
+static ProcessUtility_hook_type prev_process_utility = NULL;
+
+static void
+forget_all(void)
+{
+	pending = NIL;
+	if (pending_cxt != NULL)
+		MemoryContextReset(pending_cxt);
+}
+
+static void
+flush_entry(PendingWrite *p)
+{
+	Relation	rel;
+
+	if (col_writer_pending_rows(p->writer) == 0)
+		return;
+	rel = relation_open(p->relid, NoLock);
+	/* a buffer for storage the relation no longer has is dropped */
+	if (RelFileNumberOf(rel) == p->relnumber)
+		col_writer_flush(p->writer, rel);
+	relation_close(rel, NoLock);
+}
+
+ColWriter *
+col_pending_writer(Relation rel)
+{
+	SubTransactionId subxid = GetCurrentSubTransactionId();
+	PendingWrite *p = NULL;
+	ListCell   *lc;
+	MemoryContext old;
+
+	foreach(lc, pending)
+	{
+		PendingWrite *e = lfirst(lc);
+
+		if (e->relid == RelationGetRelid(rel) && e->subxid == subxid &&
+			e->relnumber == RelFileNumberOf(rel))
+			p = e;
+	}
+
+	/* a column added since the buffer began: write what it holds first */
+	if (p != NULL && col_writer_natts(p->writer) != RelationGetDescr(rel)->natts)
+	{
+		col_writer_flush(p->writer, rel);
+		col_writer_free(p->writer);
+		p->writer = col_writer_create(rel, pending_cxt);
+	}
+	if (p != NULL)
+		return p->writer;
+
+	if (pending_cxt == NULL)
+		pending_cxt = AllocSetContextCreate(TopMemoryContext,
+											"colcompress pending writes",
+											ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(pending_cxt);
+	p = palloc0(sizeof(PendingWrite));
+	p->relid = RelationGetRelid(rel);
+	p->relnumber = RelFileNumberOf(rel);
+	p->subxid = subxid;
+	p->writer = col_writer_create(rel, pending_cxt);
+	pending = lappend(pending, p);
+	MemoryContextSwitchTo(old);
+	return p->writer;
+}
+
+void
+col_pending_flush_for_read(Relation rel)
+{
+	SubTransactionId subxid = GetCurrentSubTransactionId();
+	ListCell   *lc;
+
+	foreach(lc, pending)
+	{
+		PendingWrite *p = lfirst(lc);
+
+		if (p->relid != RelationGetRelid(rel) ||
+			col_writer_pending_rows(p->writer) == 0)
+			continue;
+		if (p->subxid != subxid)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("cannot read colcompress table \"%s\" in a subtransaction while rows inserted outside it are buffered",
+							RelationGetRelationName(rel)),
+					 errhint("Read the table before entering the PL/pgSQL block with an EXCEPTION clause, or use SAVEPOINT.")));
+		if (IsInParallelMode())
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("cannot write buffered rows of colcompress table \"%s\" during a parallel operation",
+							RelationGetRelationName(rel)),
+					 errhint("Disable parallel query for this statement.")));
+		flush_entry(p);
+	}
+}
+
+static void
+flush_current_level(void)
+{
+	SubTransactionId subxid = GetCurrentSubTransactionId();
+	ListCell   *lc;
+
+	foreach(lc, pending)
+	{
+		PendingWrite *p = lfirst(lc);
+
+		if (p->subxid == subxid)
+			flush_entry(p);
+	}
+}
+
+void
+col_pending_forget(Oid relid)
+{
+	ListCell   *lc;
+
+	foreach(lc, pending)
+	{
+		PendingWrite *p = lfirst(lc);
+
+		if (p->relid == relid)
+		{
+			col_writer_free(p->writer);
+			pending = foreach_delete_current(pending, lc);
+		}
+	}
+}
+
+static void
+xact_callback(XactEvent event, void *arg)
+{
+	ListCell   *lc;
+
+	switch (event)
+	{
+		case XACT_EVENT_PRE_COMMIT:
+		case XACT_EVENT_PARALLEL_PRE_COMMIT:
+		case XACT_EVENT_PRE_PREPARE:
+			foreach(lc, pending)
+				flush_entry(lfirst(lc));
+			forget_all();
+			break;
+		case XACT_EVENT_ABORT:
+		case XACT_EVENT_PARALLEL_ABORT:
+		case XACT_EVENT_COMMIT:
+		case XACT_EVENT_PARALLEL_COMMIT:
+		case XACT_EVENT_PREPARE:
+			forget_all();
+			break;
+	}
+}
+
+static void
+subxact_callback(SubXactEvent event, SubTransactionId mySubid,
+				 SubTransactionId parentSubid, void *arg)
+{
+	ListCell   *lc;
+
+	switch (event)
+	{
+		case SUBXACT_EVENT_COMMIT_SUB:
+			foreach(lc, pending)
+			{
+				PendingWrite *p = lfirst(lc);
+
+				if (p->subxid == mySubid)
+					p->subxid = parentSubid;
+			}
+			break;
+		case SUBXACT_EVENT_ABORT_SUB:
+			foreach(lc, pending)
+			{
+				PendingWrite *p = lfirst(lc);
+
+				if (p->subxid == mySubid)
+				{
+					col_writer_free(p->writer);
+					pending = foreach_delete_current(pending, lc);
+				}
+			}
+			break;
+		default:
+			break;
+	}
+}
+
+/* Is relid read by this plan (anything but the target of an INSERT)? */
+static bool
+plan_reads(PlannedStmt *stmt, Oid relid)
+{
+	ListCell   *lc;
+	Index		rti = 0;
+
+	foreach(lc, stmt->rtable)
+	{
+		RangeTblEntry *rte = lfirst(lc);
+
+		rti++;
+		if (rte->rtekind != RTE_RELATION || rte->relid != relid)
+			continue;
+		if (stmt->commandType == CMD_INSERT &&
+			list_member_int(stmt->resultRelations, (int) rti))
+			continue;
+		return true;
+	}
+	return false;
+}
+
+static void
+executor_start(QueryDesc *queryDesc, int eflags)
+{
+	if (pending != NIL && !IsInParallelMode())
+	{
+		ListCell   *lc;
+
+		foreach(lc, pending)
+		{
+			PendingWrite *p = lfirst(lc);
+
+			if (col_writer_pending_rows(p->writer) > 0 &&
+				plan_reads(queryDesc->plannedstmt, p->relid))
+			{
+				Relation	rel = relation_open(p->relid, NoLock);
+
+				col_pending_flush_for_read(rel);
+				relation_close(rel, NoLock);
+			}
+		}
+	}
+	if (prev_executor_start)
+		prev_executor_start(queryDesc, eflags);
+	else
+		standard_ExecutorStart(queryDesc, eflags);
+}
+
+static void
+process_utility(PlannedStmt *pstmt, const char *queryString,
+				bool readOnlyTree, ProcessUtilityContext context,
+				ParamListInfo params, QueryEnvironment *queryEnv,
+				DestReceiver *dest, QueryCompletion *qc)
+{
+	Node	   *parsetree = pstmt->utilityStmt;
+
+	if (pending != NIL && IsA(parsetree, TransactionStmt) &&
+		((TransactionStmt *) parsetree)->kind == TRANS_STMT_SAVEPOINT)
+		flush_current_level();
+
+	if (prev_process_utility)
+		prev_process_utility(pstmt, queryString, readOnlyTree, context,
+							 params, queryEnv, dest, qc);
+	else
+		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
+								params, queryEnv, dest, qc);
+}
+
+void
+col_pending_init(void)
+{
+	RegisterXactCallback(xact_callback, NULL);
+	RegisterSubXactCallback(subxact_callback, NULL);
+	prev_executor_start = ExecutorStart_hook;
+	ExecutorStart_hook = executor_start;
+	prev_process_utility = ProcessUtility_hook;
+	ProcessUtility_hook = process_utility;
+}

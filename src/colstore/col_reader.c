@@ -1,0 +1,362 @@
+/*-------------------------------------------------------------------------
+ *
+ * col_reader.c
+ *	  Reads a colcompress relation chunk group by chunk group, producing
+ *	  RowBatches of the projected columns (vector/batch.h).
+ *
+ *	  The stripe list is read once, at the start, with the scan's snapshot
+ *	  (plus this transaction's own stripes, see meta_snapshot_for); every
+ *	  participant of a parallel scan builds the same list from the same
+ *	  snapshot and claims stripes from a shared counter.
+ *
+ *	  Every stored byte is checked before use: the chunk's position
+ *	  against its stripe, a CRC-32C of the stored bytes, the codec id, the
+ *	  decompressed length, and the value layout (value_decode).  Damage
+ *	  raises ERRCODE_DATA_CORRUPTED naming the table, stripe and column.
+ *
+ *	  Memory: stripe_cxt holds one stripe's chunk metadata, batch_cxt one
+ *	  chunk group's decompressed columns; each is reset when the reader
+ *	  moves on.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "access/htup_details.h"
+#include "miscadmin.h"
+#include "port/pg_crc32c.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "codec/codec.h"
+#include "codec/value_encoding.h"
+#include "colstore/col_reader.h"
+#include "format/storage.h"
+
+static void
+chunk_corrupted(ColReader *r, int attno, const char *what)
+{
+	Form_pg_attribute attr = TupleDescAttr(r->desc, attno);
+
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("data of table \"%s\" is damaged",
+					RelationGetRelationName(r->rel)),
+			 errdetail("Stripe " UINT64_FORMAT ", chunk group %d, column \"%s\": %s.",
+					   r->stripe->stripe_num, r->group_index,
+					   NameStr(attr->attname), what),
+			 errhint("Check the table with engine.colcompress_verify() and restore it from a backup.")));
+}
+
+ColReader *
+col_reader_begin(Relation rel, Snapshot snapshot, const bool *projected,
+				 ColParallelScanDescData *parallel)
+{
+	ColReader  *r = palloc0(sizeof(ColReader));
+	int			natts = RelationGetDescr(rel)->natts;
+	StorageMeta meta;
+	int			i;
+
+	r->rel = rel;
+	r->desc = RelationGetDescr(rel);
+	r->snapshot = snapshot;
+	r->parallel = parallel;
+	r->projected = palloc(sizeof(bool) * Max(natts, 1));
+	for (i = 0; i < natts; i++)
+		r->projected[i] = projected == NULL || projected[i];
+	r->strategy = GetAccessStrategy(BAS_BULKREAD);
+	r->stripe_cxt = AllocSetContextCreate(CurrentMemoryContext,
+										  "colcompress stripe metadata",
+										  ALLOCSET_DEFAULT_SIZES);
+	r->batch_cxt = AllocSetContextCreate(CurrentMemoryContext,
+										 "colcompress chunk group",
+										 ALLOCSET_DEFAULT_SIZES);
+	if (storage_read_meta(rel, &meta))
+		r->stripes = stripe_meta_list(meta.storage_id, snapshot);
+	r->nstripes = list_length(r->stripes);
+	r->stripe_index = -1;
+	r->group_index = -1;
+	r->batch.natts = natts;
+	return r;
+}
+
+void
+col_reader_use_desc(ColReader *r, TupleDesc desc)
+{
+	if (desc->natts != r->desc->natts)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("scan of \"%s\" asked for %d columns, the table has %d",
+						RelationGetRelationName(r->rel), desc->natts,
+						r->desc->natts)));
+	r->desc = desc;
+}
+
+void
+col_reader_end(ColReader *r)
+{
+	MemoryContextDelete(r->stripe_cxt);
+	MemoryContextDelete(r->batch_cxt);
+	FreeAccessStrategy(r->strategy);
+}
+
+uint64
+col_reader_total_rows(ColReader *r)
+{
+	uint64		total = 0;
+	ListCell   *lc;
+
+	foreach(lc, r->stripes)
+		total += stripe_visible_rows(lfirst(lc), r->snapshot);
+	return total;
+}
+
+static void
+load_stripe(ColReader *r, int index)
+{
+	MemoryContext old;
+	int			g;
+
+	if (r->stripe_index == index)
+		return;
+	MemoryContextReset(r->stripe_cxt);
+	old = MemoryContextSwitchTo(r->stripe_cxt);
+	r->stripe_index = index;
+	r->stripe = list_nth(r->stripes, index);
+	r->group_rows = palloc0(sizeof(uint32) * Max(r->stripe->chunk_group_count, 1));
+	r->group_first_row = palloc0(sizeof(uint64) * (r->stripe->chunk_group_count + 1));
+	r->chunks = stripe_meta_chunks(r->stripe, r->snapshot, r->group_rows);
+	for (g = 0; g < r->stripe->chunk_group_count; g++)
+		r->group_first_row[g + 1] = r->group_first_row[g] + r->group_rows[g];
+	if (r->group_first_row[r->stripe->chunk_group_count] != r->stripe->row_count)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("metadata of table \"%s\" is damaged",
+						RelationGetRelationName(r->rel)),
+				 errdetail("Stripe " UINT64_FORMAT ": chunk group row counts do not add up to the stripe's.",
+						   r->stripe->stripe_num)));
+	r->visible_rows = stripe_visible_rows(r->stripe, r->snapshot);
+	MemoryContextSwitchTo(old);
+}
+
+/* Decompresses and decodes one column chunk of the current group. */
+static void
+load_column(ColReader *r, int attno, uint32 nrows, ColumnBatch *col)
+{
+	Form_pg_attribute attr = TupleDescAttr(r->desc, attno);
+	ChunkMeta  *c = &r->chunks[r->group_index * r->stripe->column_count + attno];
+	ValueTypeInfo type = {attr->attlen, attr->attbyval, attr->attalign};
+	const Codec *codec;
+	char	   *stored;
+	char	   *raw;
+	pg_crc32c	crc;
+	char		context[128];
+	const char *problem;
+
+	if (c->value_count != nrows)
+		chunk_corrupted(r, attno, "value count differs from the chunk group's row count");
+	if (c->stored_offset > r->stripe->data_length ||
+		c->stored_length > r->stripe->data_length - c->stored_offset)
+		chunk_corrupted(r, attno, "chunk lies outside its stripe");
+	codec = codec_by_id(c->codec);
+	if (codec == NULL)
+		chunk_corrupted(r, attno, "unknown codec");
+	if (!codec->available)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("table \"%s\" has data compressed with %s, which this build of storage_engine does not support",
+						RelationGetRelationName(r->rel), codec->name),
+				 errhint("Rebuild storage_engine with the %s library.", codec->name)));
+	if (c->raw_length < VALUE_CHUNK_HEADER_SIZE || c->raw_length > MaxAllocSize)
+		chunk_corrupted(r, attno, "impossible uncompressed length");
+
+	snprintf(context, sizeof(context), "stripe " UINT64_FORMAT ", column \"%s\"",
+			 r->stripe->stripe_num, NameStr(attr->attname));
+	stored = palloc(Max(c->stored_length, 1));
+	storage_read_stream(r->rel, r->stripe->first_block, c->stored_offset,
+						stored, c->stored_length, r->strategy, context);
+	INIT_CRC32C(crc);
+	COMP_CRC32C(crc, stored, c->stored_length);
+	FIN_CRC32C(crc);
+	if (crc != c->checksum)
+		chunk_corrupted(r, attno, "checksum mismatch");
+
+	if (codec->id == CODEC_NONE)
+	{
+		if (c->stored_length != c->raw_length)
+			chunk_corrupted(r, attno, "stored and uncompressed lengths differ");
+		raw = stored;
+	}
+	else
+	{
+		raw = palloc(c->raw_length);
+		if (!codec->decompress(stored, (int32) c->stored_length, raw,
+							   (int32) c->raw_length))
+			chunk_corrupted(r, attno, "compressed data cannot be decompressed");
+		pfree(stored);
+	}
+
+	col->values = palloc(sizeof(Datum) * Max(nrows, 1));
+	col->isnull = palloc(sizeof(bool) * Max(nrows, 1));
+	problem = value_decode(raw, c->raw_length, &type, nrows,
+						   col->values, col->isnull);
+	if (problem != NULL)
+		chunk_corrupted(r, attno, problem);
+	col->loaded = true;
+}
+
+/* A column the stripe predates: every row has the column's missing value. */
+static void
+fill_missing(ColReader *r, int attno, uint32 nrows, ColumnBatch *col)
+{
+	bool		isnull;
+	Datum		value = getmissingattr(r->desc, attno + 1, &isnull);
+	uint32		i;
+
+	col->values = palloc(sizeof(Datum) * Max(nrows, 1));
+	col->isnull = palloc(sizeof(bool) * Max(nrows, 1));
+	for (i = 0; i < nrows; i++)
+	{
+		col->values[i] = value;
+		col->isnull[i] = isnull;
+	}
+	col->loaded = true;
+}
+
+static void
+load_group(ColReader *r, int group)
+{
+	TupleDesc	desc = r->desc;
+	RowBatch   *b = &r->batch;
+	uint64		first = r->group_first_row[group];
+	uint32		nrows = r->group_rows[group];
+	MemoryContext old;
+	uint64		idx;
+	int			run;
+	uint64		run_start;
+	uint32		i;
+	int			a;
+
+	MemoryContextReset(r->batch_cxt);
+	old = MemoryContextSwitchTo(r->batch_cxt);
+	r->group_index = group;
+
+	/* rows of this transaction's later commands are not visible */
+	if (first + nrows > r->visible_rows)
+		nrows = r->visible_rows > first ? (uint32) (r->visible_rows - first) : 0;
+
+	b->natts = desc->natts;
+	b->nrows = nrows;
+	b->cols = palloc0(sizeof(ColumnBatch) * Max(desc->natts, 1));
+	for (a = 0; a < desc->natts; a++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (!r->projected[a] || TupleDescAttr(desc, a)->attisdropped)
+			continue;
+		if (a >= r->stripe->column_count)
+			fill_missing(r, a, nrows, &b->cols[a]);
+		else
+			load_column(r, a, r->group_rows[group], &b->cols[a]);
+	}
+
+	/* row numbers: walk the stripe's runs to the group's first row */
+	b->rownums = palloc(sizeof(uint64) * Max(nrows, 1));
+	run = 0;
+	run_start = 0;
+	idx = first;
+	for (i = 0; i < nrows; i++, idx++)
+	{
+		while (run < r->stripe->nruns &&
+			   idx >= run_start + r->stripe->runs[run].count)
+		{
+			run_start += r->stripe->runs[run].count;
+			run++;
+		}
+		if (run >= r->stripe->nruns)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("metadata of table \"%s\" is damaged",
+							RelationGetRelationName(r->rel)),
+					 errdetail("Stripe " UINT64_FORMAT ": row runs cover fewer rows than the stripe has.",
+							   r->stripe->stripe_num)));
+		b->rownums[i] = r->stripe->runs[run].first + (idx - run_start);
+	}
+	b->sel = NULL;
+	b->nsel = nrows;
+	MemoryContextSwitchTo(old);
+}
+
+static int
+claim_stripe(ColReader *r)
+{
+	uint64		next = pg_atomic_fetch_add_u64(&r->parallel->next_stripe, 1);
+
+	return next < (uint64) r->nstripes ? (int) next : -1;
+}
+
+bool
+col_reader_next_batch(ColReader *r, bool forward)
+{
+	for (;;)
+	{
+		int			si = r->stripe_index;
+		int			gi = r->group_index;
+
+		if (r->parallel != NULL)
+		{
+			if (si < 0 || gi + 1 >= r->stripe->chunk_group_count)
+			{
+				si = claim_stripe(r);
+				if (si < 0)
+					return false;
+				load_stripe(r, si);
+				gi = -1;
+			}
+			load_group(r, gi + 1);
+		}
+		else if (forward)
+		{
+			if (si < 0 || gi + 1 >= r->stripe->chunk_group_count)
+			{
+				if (si + 1 >= r->nstripes)
+					return false;
+				load_stripe(r, si + 1);
+				gi = -1;
+			}
+			load_group(r, gi + 1);
+		}
+		else
+		{
+			if (si < 0)
+				si = r->nstripes;
+			if (si >= r->nstripes || gi <= 0)
+			{
+				if (si <= 0)
+					return false;
+				load_stripe(r, si - 1);
+				gi = r->stripe->chunk_group_count;
+			}
+			load_group(r, gi - 1);
+		}
+		if (r->batch.nrows > 0)
+			return true;
+	}
+}
+
+void
+col_reader_load_group(ColReader *r, int stripe, int group)
+{
+	load_stripe(r, stripe);
+	load_group(r, group);
+}
+
+void
+col_reader_reset(ColReader *r, bool forward)
+{
+	r->stripe_index = -1;
+	r->group_index = -1;
+	r->stripe = NULL;
+	r->batch.nrows = 0;
+	MemoryContextReset(r->stripe_cxt);
+	MemoryContextReset(r->batch_cxt);
+}

@@ -1,0 +1,81 @@
+/*-------------------------------------------------------------------------
+ *
+ * col_reader.h
+ *	  Reading a colcompress relation one chunk group at a time, as batches.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef STORAGE_ENGINE_COL_READER_H
+#define STORAGE_ENGINE_COL_READER_H
+
+#include "access/relscan.h"
+#include "port/atomics.h"
+#include "utils/relcache.h"
+#include "utils/snapshot.h"
+
+#include "catalog/stripe_meta.h"
+#include "vector/batch.h"
+
+/* Shared state of a parallel scan: participants claim stripes in turn. */
+typedef struct ColParallelScanDescData
+{
+	ParallelTableScanDescData base;
+	pg_atomic_uint64 next_stripe;
+} ColParallelScanDescData;
+
+typedef struct ColReader
+{
+	Relation	rel;
+	TupleDesc	desc;			/* how the stored columns are typed */
+	Snapshot	snapshot;
+	bool	   *projected;		/* [natts] */
+	ColParallelScanDescData *parallel;
+	BufferAccessStrategy strategy;
+
+	List	   *stripes;		/* StripeMeta *, in stripe order */
+	int			nstripes;
+
+	/* the stripe whose chunk metadata is loaded */
+	int			stripe_index;
+	StripeMeta *stripe;
+	ChunkMeta  *chunks;
+	uint32	   *group_rows;
+	uint64	   *group_first_row;	/* row index in stripe of each group */
+	uint64		visible_rows;
+
+	/* the batch loaded: group group_index of stripe stripe_index */
+	int			group_index;
+	RowBatch	batch;
+
+	MemoryContext stripe_cxt;
+	MemoryContext batch_cxt;
+} ColReader;
+
+extern ColReader *col_reader_begin(Relation rel, Snapshot snapshot,
+								   const bool *projected,
+								   ColParallelScanDescData *parallel);
+extern void col_reader_end(ColReader *reader);
+
+/*
+ * Decode with desc instead of the relation's descriptor.  ALTER COLUMN
+ * TYPE reads the old rows after the catalog already has the new types; it
+ * passes the old descriptor in its slot.
+ */
+extern void col_reader_use_desc(ColReader *reader, TupleDesc desc);
+
+/*
+ * Loads the next (forward) or previous (backward) non-empty chunk group;
+ * false when there is none.  In a parallel scan only forward works, over
+ * the stripes this participant claims.
+ */
+extern bool col_reader_next_batch(ColReader *reader, bool forward);
+
+/* Loads chunk group group of stripe stripe (indexes into the list). */
+extern void col_reader_load_group(ColReader *reader, int stripe, int group);
+
+/* Back to before the first chunk group (or after the last, for backward). */
+extern void col_reader_reset(ColReader *reader, bool forward);
+
+extern uint64 col_reader_total_rows(ColReader *reader);
+
+#endif							/* STORAGE_ENGINE_COL_READER_H */

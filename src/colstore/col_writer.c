@@ -1,0 +1,473 @@
+/*-------------------------------------------------------------------------
+ *
+ * col_writer.c
+ *	  Buffers inserted rows column by column and writes them as a stripe.
+ *
+ *	  A writer belongs to one relation and one (sub)transaction
+ *	  (col_pending.c keeps track of them).  Each row gets its final row
+ *	  number, hence its TID, when it is buffered: the executor inserts
+ *	  index entries right after tuple_insert returns.  Row numbers are
+ *	  reserved from the metapage in growing runs, so a one-row transaction
+ *	  costs few numbers and a bulk load one reservation per few thousand
+ *	  rows.
+ *
+ *	  Memory: the writer's context holds at most one stripe of values; the
+ *	  stripe is written when it reaches stripe_row_limit rows or the byte
+ *	  budget, whichever comes first, so wide values cannot exhaust memory.
+ *	  Encoding and compression use a per-chunk context reset after every
+ *	  chunk.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "access/detoast.h"
+#include "access/tupdesc.h"
+#include "miscadmin.h"
+#include "port/pg_crc32c.h"
+#include "utils/datum.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/typcache.h"
+
+#include "catalog/options.h"
+#include "catalog/stripe_meta.h"
+#include "codec/codec.h"
+#include "codec/value_encoding.h"
+#include "colstore/col_writer.h"
+#include "format/row_number.h"
+#include "format/storage.h"
+
+/* Byte budget of one writer's buffered values. */
+#define WRITER_BYTE_LIMIT	((Size) 256 * 1024 * 1024)
+
+/* First row-number reservation of a writer; later ones double. */
+#define FIRST_ROW_RESERVATION 64
+
+/* Larger min/max values are not kept: the zone map is for small values. */
+#define MINMAX_MAX_BYTES	256
+
+struct ColWriter
+{
+	MemoryContext cxt;			/* values, arrays; reset after each flush */
+	MemoryContext chunk_cxt;	/* per-chunk scratch */
+	TupleDesc	tupdesc;		/* as of the writer's creation */
+	ColcompressOptions opts;
+	uint32		nrows;
+	uint32		capacity;		/* allocated entries per column */
+	Datum	  **values;			/* [natts][capacity] */
+	bool	  **isnull;
+	Size		bytes;
+	int			nruns;
+	int			maxruns;
+	RowRun	   *runs;
+	int			ncids;
+	int			maxcids;
+	CidRun	   *cids;
+	uint64		reserved_next;	/* next unused reserved row number */
+	uint64		reserved_end;
+	uint64		reservation_size;
+};
+
+ColWriter *
+col_writer_create(Relation rel, MemoryContext parent)
+{
+	ColWriter  *w = MemoryContextAllocZero(parent, sizeof(ColWriter));
+
+	w->cxt = AllocSetContextCreate(parent, "colcompress write buffer",
+								   ALLOCSET_DEFAULT_SIZES);
+	w->chunk_cxt = AllocSetContextCreate(parent, "colcompress chunk encoding",
+										 ALLOCSET_DEFAULT_SIZES);
+	w->tupdesc = CreateTupleDescCopy(RelationGetDescr(rel));
+	{
+		/* outside w->cxt: the options outlive every flush */
+		MemoryContext old = MemoryContextSwitchTo(parent);
+
+		colcompress_options_get(RelationGetRelid(rel), &w->opts);
+		MemoryContextSwitchTo(old);
+	}
+	w->reservation_size = FIRST_ROW_RESERVATION;
+	return w;
+}
+
+int
+col_writer_natts(const ColWriter *w)
+{
+	return w->tupdesc->natts;
+}
+
+uint64
+col_writer_pending_rows(const ColWriter *w)
+{
+	return w->nrows;
+}
+
+void
+col_writer_free(ColWriter *w)
+{
+	MemoryContextDelete(w->cxt);
+	MemoryContextDelete(w->chunk_cxt);
+	pfree(w);
+}
+
+static void
+reset_buffer(ColWriter *w)
+{
+	MemoryContextReset(w->cxt);
+	w->nrows = 0;
+	w->capacity = 0;
+	w->values = NULL;
+	w->isnull = NULL;
+	w->bytes = 0;
+	w->nruns = w->maxruns = 0;
+	w->runs = NULL;
+	w->ncids = w->maxcids = 0;
+	w->cids = NULL;
+}
+
+static void
+grow_columns(ColWriter *w)
+{
+	int			natts = w->tupdesc->natts;
+	uint32		newcap = w->capacity == 0 ? 64 :
+		Min(w->capacity * 2, (uint32) w->opts.stripe_row_limit);
+	int			i;
+
+	if (w->values == NULL)
+	{
+		w->values = MemoryContextAllocZero(w->cxt, sizeof(Datum *) * Max(natts, 1));
+		w->isnull = MemoryContextAllocZero(w->cxt, sizeof(bool *) * Max(natts, 1));
+		for (i = 0; i < natts; i++)
+		{
+			w->values[i] = MemoryContextAlloc(w->cxt, sizeof(Datum) * newcap);
+			w->isnull[i] = MemoryContextAlloc(w->cxt, sizeof(bool) * newcap);
+		}
+	}
+	else
+	{
+		for (i = 0; i < natts; i++)
+		{
+			w->values[i] = repalloc(w->values[i], sizeof(Datum) * newcap);
+			w->isnull[i] = repalloc(w->isnull[i], sizeof(bool) * newcap);
+		}
+	}
+	w->capacity = newcap;
+}
+
+static uint64
+next_row_number(ColWriter *w, Relation rel)
+{
+	uint64		rownum;
+
+	if (w->reserved_next == w->reserved_end)
+	{
+		uint64		n = w->reservation_size;
+
+		w->reserved_next = storage_reserve_rows(rel, n);
+		w->reserved_end = w->reserved_next + n;
+		if (w->reserved_end > MAX_ROW_NUMBER)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("table \"%s\" has used up its row numbers",
+							RelationGetRelationName(rel)),
+					 errhint("Rewrite the table with VACUUM FULL.")));
+		w->reservation_size = Min(n * 2, (uint64) w->opts.stripe_row_limit);
+	}
+	rownum = w->reserved_next++;
+
+	if (w->nruns > 0 &&
+		w->runs[w->nruns - 1].first + w->runs[w->nruns - 1].count == rownum)
+		w->runs[w->nruns - 1].count++;
+	else
+	{
+		if (w->nruns == w->maxruns)
+		{
+			w->maxruns = Max(8, w->maxruns * 2);
+			w->runs = w->runs == NULL ?
+				MemoryContextAlloc(w->cxt, sizeof(RowRun) * w->maxruns) :
+				repalloc(w->runs, sizeof(RowRun) * w->maxruns);
+		}
+		w->runs[w->nruns].first = rownum;
+		w->runs[w->nruns].count = 1;
+		w->nruns++;
+	}
+	return rownum;
+}
+
+static void
+note_command(ColWriter *w, CommandId cid)
+{
+	if (w->ncids > 0 && w->cids[w->ncids - 1].cid == cid)
+	{
+		w->cids[w->ncids - 1].rows_end = w->nrows;
+		return;
+	}
+	if (w->ncids == w->maxcids)
+	{
+		w->maxcids = Max(4, w->maxcids * 2);
+		w->cids = w->cids == NULL ?
+			MemoryContextAlloc(w->cxt, sizeof(CidRun) * w->maxcids) :
+			repalloc(w->cids, sizeof(CidRun) * w->maxcids);
+	}
+	w->cids[w->ncids].cid = cid;
+	w->cids[w->ncids].rows_end = w->nrows;
+	w->ncids++;
+}
+
+void
+col_writer_insert(ColWriter *w, Relation rel, TupleTableSlot *slot,
+				  CommandId cid)
+{
+	int			natts = w->tupdesc->natts;
+	MemoryContext old;
+	uint64		rownum;
+	int			i;
+
+	if (w->nrows >= (uint32) w->opts.stripe_row_limit ||
+		w->bytes >= WRITER_BYTE_LIMIT)
+		col_writer_flush(w, rel);
+	if (w->nrows == w->capacity)
+		grow_columns(w);
+
+	slot_getallattrs(slot);
+	old = MemoryContextSwitchTo(w->cxt);
+	for (i = 0; i < natts; i++)
+	{
+		Form_pg_attribute attr = TupleDescAttr(w->tupdesc, i);
+		Datum		value = slot->tts_values[i];
+		bool		null = slot->tts_isnull[i] || attr->attisdropped;
+
+		w->isnull[i][w->nrows] = null;
+		if (null)
+		{
+			w->values[i][w->nrows] = (Datum) 0;
+			continue;
+		}
+		if (attr->attbyval)
+			w->values[i][w->nrows] = value;
+		else if (attr->attlen == -1)
+		{
+			struct varlena *v = (struct varlena *) DatumGetPointer(value);
+
+			/* stored values are never external or compressed */
+			if (VARATT_IS_EXTENDED(v))
+			{
+				v = detoast_attr(v);
+				w->values[i][w->nrows] = PointerGetDatum(v);
+			}
+			else
+				w->values[i][w->nrows] = datumCopy(value, false, -1);
+			w->bytes += VARSIZE_ANY(v);
+		}
+		else
+		{
+			w->values[i][w->nrows] = datumCopy(value, false, attr->attlen);
+			w->bytes += datumGetSize(value, false, attr->attlen);
+		}
+	}
+	MemoryContextSwitchTo(old);
+
+	rownum = next_row_number(w, rel);
+	w->nrows++;
+	note_command(w, cid);
+	row_number_to_tid(rownum, &slot->tts_tid);
+	slot->tts_tableOid = RelationGetRelid(rel);
+}
+
+/* Serialized form of a min/max Datum, or NULL when too large. */
+static bytea *
+serialize_bound(Datum value, Form_pg_attribute attr)
+{
+	Size		len;
+	bytea	   *b;
+
+	if (attr->attbyval)
+		len = attr->attlen;
+	else
+		len = datumGetSize(value, false, attr->attlen);
+	if (len > MINMAX_MAX_BYTES)
+		return NULL;
+	b = palloc(VARHDRSZ + len);
+	SET_VARSIZE(b, VARHDRSZ + len);
+	if (attr->attbyval)
+		store_att_byval(VARDATA(b), value, attr->attlen);
+	else
+		memcpy(VARDATA(b), DatumGetPointer(value), len);
+	return b;
+}
+
+static void
+compute_minmax(ColWriter *w, int attno, uint32 start, uint32 end,
+			   ChunkMeta *chunk, MemoryContext result_cxt)
+{
+	Form_pg_attribute attr = TupleDescAttr(w->tupdesc, attno);
+	TypeCacheEntry *tc;
+	Datum		min = 0;
+	Datum		max = 0;
+	bool		have = false;
+	uint32		r;
+
+	if (attr->attisdropped)
+		return;
+	tc = lookup_type_cache(attr->atttypid, TYPECACHE_CMP_PROC_FINFO);
+	if (!OidIsValid(tc->cmp_proc_finfo.fn_oid))
+		return;
+	for (r = start; r < end; r++)
+	{
+		Datum		v;
+
+		if (w->isnull[attno][r])
+			continue;
+		v = w->values[attno][r];
+		if (!have)
+		{
+			min = max = v;
+			have = true;
+			continue;
+		}
+		if (DatumGetInt32(FunctionCall2Coll(&tc->cmp_proc_finfo,
+											attr->attcollation, v, min)) < 0)
+			min = v;
+		else if (DatumGetInt32(FunctionCall2Coll(&tc->cmp_proc_finfo,
+												 attr->attcollation, v, max)) > 0)
+			max = v;
+	}
+	if (have)
+	{
+		MemoryContext old = MemoryContextSwitchTo(result_cxt);
+		bytea	   *bmin = serialize_bound(min, attr);
+		bytea	   *bmax = serialize_bound(max, attr);
+
+		/* a zone map needs both ends */
+		if (bmin != NULL && bmax != NULL)
+		{
+			chunk->min_value = bmin;
+			chunk->max_value = bmax;
+		}
+		MemoryContextSwitchTo(old);
+	}
+}
+
+void
+col_writer_flush(ColWriter *w, Relation rel)
+{
+	int			natts = w->tupdesc->natts;
+	uint32		group_limit = (uint32) w->opts.chunk_group_row_limit;
+	uint32		ngroups;
+	StripeMeta	stripe;
+	ChunkMeta  *chunks;
+	uint32	   *group_rows;
+	StringInfoData stream;
+	const Codec *codec = codec_by_id(w->opts.codec);
+	MemoryContext flush_cxt;
+	MemoryContext old;
+	uint32		g;
+	int			a;
+	int			i;
+
+	if (w->nrows == 0)
+		return;
+	if (codec == NULL || !codec->available)
+		codec = codec_by_id(CODEC_NONE);
+
+	flush_cxt = AllocSetContextCreate(CurrentMemoryContext,
+									  "colcompress stripe flush",
+									  ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(flush_cxt);
+
+	ngroups = (w->nrows + group_limit - 1) / group_limit;
+	chunks = palloc0(sizeof(ChunkMeta) * ngroups * Max(natts, 1));
+	group_rows = palloc(sizeof(uint32) * ngroups);
+	initStringInfo(&stream);
+
+	for (g = 0; g < ngroups; g++)
+	{
+		uint32		start = g * group_limit;
+		uint32		end = Min(start + group_limit, w->nrows);
+
+		group_rows[g] = end - start;
+		for (a = 0; a < natts; a++)
+		{
+			Form_pg_attribute attr = TupleDescAttr(w->tupdesc, a);
+			ChunkMeta  *c = &chunks[g * natts + a];
+			ValueTypeInfo type = {attr->attlen, attr->attbyval, attr->attalign};
+			StringInfoData raw;
+			const char *stored;
+			int32		stored_len;
+			pg_crc32c	crc;
+			uint32		r;
+
+			CHECK_FOR_INTERRUPTS();
+			MemoryContextSwitchTo(w->chunk_cxt);
+			initStringInfo(&raw);
+			value_encode(&raw, &type, w->values[a] + start, w->isnull[a] + start,
+						 end - start);
+
+			c->codec = CODEC_NONE;
+			stored = raw.data;
+			stored_len = raw.len;
+			if (codec->id != CODEC_NONE)
+			{
+				int32		cap = codec->bound(raw.len);
+				char	   *dst = cap > 0 ? palloc(cap) : NULL;
+				int32		clen = dst ? codec->compress(raw.data, raw.len, dst, cap,
+														 w->opts.compression_level) : -1;
+
+				if (clen >= 0)
+				{
+					c->codec = codec->id;
+					stored = dst;
+					stored_len = clen;
+				}
+			}
+			INIT_CRC32C(crc);
+			COMP_CRC32C(crc, stored, stored_len);
+			FIN_CRC32C(crc);
+
+			c->stored_offset = stream.len;
+			c->stored_length = stored_len;
+			c->raw_length = raw.len;
+			c->value_count = end - start;
+			c->checksum = crc;
+			c->null_count = 0;
+			for (r = start; r < end; r++)
+				c->null_count += w->isnull[a][r] ? 1 : 0;
+
+			MemoryContextSwitchTo(flush_cxt);
+			appendBinaryStringInfo(&stream, stored, stored_len);
+			compute_minmax(w, a, start, end, c, flush_cxt);
+			MemoryContextReset(w->chunk_cxt);
+		}
+	}
+
+	memset(&stripe, 0, sizeof(stripe));
+	{
+		StorageMeta meta;
+
+		stripe.storage_id = storage_ensure_meta(rel, &meta);
+	}
+	stripe.first_block = storage_write_stream(rel, stream.data, stream.len,
+											  &stripe.stripe_num);
+	stripe.data_length = stream.len;
+	stripe.row_count = w->nrows;
+	stripe.nruns = w->nruns;
+	stripe.runs = w->runs;
+	stripe.ncids = w->ncids;
+	stripe.cids = w->cids;
+	stripe.first_row_number = w->runs[0].first;
+	stripe.last_row_number = w->runs[0].first + w->runs[0].count - 1;
+	for (i = 1; i < w->nruns; i++)
+	{
+		stripe.first_row_number = Min(stripe.first_row_number, w->runs[i].first);
+		stripe.last_row_number = Max(stripe.last_row_number,
+									 w->runs[i].first + w->runs[i].count - 1);
+	}
+	stripe.chunk_group_count = ngroups;
+	stripe.chunk_group_row_limit = group_limit;
+	stripe.column_count = natts;
+	stripe_meta_insert(&stripe, group_rows, chunks);
+
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(flush_cxt);
+	reset_buffer(w);
+}

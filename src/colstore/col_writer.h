@@ -1,0 +1,29 @@
+/*-------------------------------------------------------------------------
+ *
+ * col_writer.h
+ *	  Buffering rows column by column and writing them as stripes.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef STORAGE_ENGINE_COL_WRITER_H
+#define STORAGE_ENGINE_COL_WRITER_H
+
+#include "executor/tuptable.h"
+#include "utils/relcache.h"
+
+typedef struct ColWriter ColWriter;
+
+extern ColWriter *col_writer_create(Relation rel, MemoryContext parent);
+
+/* Buffers one row; sets slot->tts_tid to its final TID. */
+extern void col_writer_insert(ColWriter *writer, Relation rel,
+							  TupleTableSlot *slot, CommandId cid);
+
+/* Writes the buffered rows as one stripe (nothing when empty). */
+extern void col_writer_flush(ColWriter *writer, Relation rel);
+
+extern uint64 col_writer_pending_rows(const ColWriter *writer);
+extern int	col_writer_natts(const ColWriter *writer);
+extern void col_writer_free(ColWriter *writer);
+
+#endif							/* STORAGE_ENGINE_COL_WRITER_H */

@@ -1,0 +1,286 @@
+/*-------------------------------------------------------------------------
+ *
+ * storage.c
+ *	  Byte streams in a relation's main fork, and its metapage.
+ *
+ *	  All table bytes live in standard pages of the relation's main fork,
+ *	  read and written through shared buffers and WAL-logged, so crash
+ *	  recovery, replicas, base backups and checksums work unchanged.
+ *
+ *	  Space is append-only.  A writer reserves a block range and a row
+ *	  number range in the metapage (one short exclusive lock, WAL-logged as
+ *	  a generic record), then fills its own blocks without holding any
+ *	  shared lock: concurrent writers never touch each other's pages.  Data
+ *	  pages are written whole, once, and logged as full page images.  A
+ *	  reservation of a transaction that aborts is simply never referenced
+ *	  by committed metadata; row numbers are never handed out twice.
+ *
+ *	  The metapage is created on first write, not at CREATE TABLE, so an
+ *	  empty relation (new, truncated, or an unlogged one reset after a
+ *	  crash) has no blocks at all, and a reset storage gets a new storage
+ *	  id that no stale metadata row can match.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "access/generic_xlog.h"
+#include "access/xloginsert.h"
+#include "catalog/namespace.h"
+#include "commands/sequence.h"
+#include "miscadmin.h"
+#include "storage/bufpage.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+
+#include "format/storage.h"
+
+static StorageMeta *
+meta_in_page(Page page)
+{
+	return (StorageMeta *) PageGetContents(page);
+}
+
+static void
+check_meta(Relation rel, Page page, const StorageMeta *meta)
+{
+	if (PageIsNew(page) ||
+		((PageHeader) page)->pd_lower < SizeOfPageHeaderData + sizeof(StorageMeta) ||
+		meta->magic != STORAGE_MAGIC)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("metapage of table \"%s\" is damaged",
+						RelationGetRelationName(rel)),
+				 errhint("Restore the table from a backup.")));
+	if (meta->version != STORAGE_FORMAT_VERSION)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("table \"%s\" has storage format version %u, this library reads version %u",
+						RelationGetRelationName(rel), meta->version,
+						STORAGE_FORMAT_VERSION),
+				 errhint("Install the storage_engine version that wrote the table.")));
+}
+
+bool
+storage_read_meta(Relation rel, StorageMeta *meta)
+{
+	Buffer		buf;
+	Page		page;
+
+	if (RelationGetNumberOfBlocks(rel) == 0)
+		return false;
+
+	buf = ReadBuffer(rel, STORAGE_METAPAGE_BLOCK);
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	/* A metapage still being created by a concurrent first writer. */
+	if (PageIsNew(page))
+	{
+		UnlockReleaseBuffer(buf);
+		return false;
+	}
+	check_meta(rel, page, meta_in_page(page));
+	*meta = *meta_in_page(page);
+	UnlockReleaseBuffer(buf);
+	return true;
+}
+
+static uint64
+next_storage_id(void)
+{
+	Oid			nsp = get_namespace_oid("engine", false);
+	Oid			seq = get_relname_relid("storage_id_seq", nsp);
+
+	if (!OidIsValid(seq))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("sequence engine.storage_id_seq does not exist"),
+				 errhint("Re-create the extension storage_engine.")));
+	return (uint64) nextval_internal(seq, false);
+}
+
+uint64
+storage_ensure_meta(Relation rel, StorageMeta *meta)
+{
+	Buffer		buf;
+	GenericXLogState *state;
+	Page		page;
+
+	if (storage_read_meta(rel, meta))
+		return meta->storage_id;
+
+	LockRelationForExtension(rel, ExclusiveLock);
+	if (RelationGetNumberOfBlocks(rel) == 0)
+		compat_extend_main_fork_to(rel, 1);
+	buf = ReadBuffer(rel, STORAGE_METAPAGE_BLOCK);
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	page = BufferGetPage(buf);
+	if (PageIsNew(page))
+	{
+		StorageMeta fresh;
+
+		memset(&fresh, 0, sizeof(fresh));
+		fresh.magic = STORAGE_MAGIC;
+		fresh.version = STORAGE_FORMAT_VERSION;
+		fresh.storage_id = next_storage_id();
+		fresh.next_block = STORAGE_FIRST_DATA_BLOCK;
+		fresh.next_row_number = STORAGE_FIRST_ROW_NUMBER;
+		fresh.next_stream_num = 1;
+
+		state = GenericXLogStart(rel);
+		page = GenericXLogRegisterBuffer(state, buf, GENERIC_XLOG_FULL_IMAGE);
+		PageInit(page, BLCKSZ, 0);
+		memcpy(meta_in_page(page), &fresh, sizeof(fresh));
+		((PageHeader) page)->pd_lower = SizeOfPageHeaderData + sizeof(StorageMeta);
+		GenericXLogFinish(state);
+		page = BufferGetPage(buf);
+	}
+	check_meta(rel, page, meta_in_page(page));
+	*meta = *meta_in_page(page);
+	UnlockReleaseBuffer(buf);
+	UnlockRelationForExtension(rel, ExclusiveLock);
+	return meta->storage_id;
+}
+
+/*
+ * Advance the metapage's counters under its exclusive lock: for a stream
+ * (stream_num not NULL), blocks by nblocks and the stream number by one;
+ * otherwise row numbers by nrows.  Returns the first block or row number
+ * reserved.
+ */
+static uint64
+reserve(Relation rel, uint64 nrows, uint64 nblocks, uint64 *stream_num)
+{
+	StorageMeta meta;
+	StorageMeta *m;
+	Buffer		buf;
+	GenericXLogState *state;
+	Page		page;
+	uint64		first;
+
+	storage_ensure_meta(rel, &meta);
+	buf = ReadBuffer(rel, STORAGE_METAPAGE_BLOCK);
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	check_meta(rel, BufferGetPage(buf), meta_in_page(BufferGetPage(buf)));
+
+	state = GenericXLogStart(rel);
+	page = GenericXLogRegisterBuffer(state, buf, 0);
+	m = meta_in_page(page);
+	if (stream_num != NULL)
+	{
+		first = m->next_block;
+		if (first + nblocks > (uint64) MaxBlockNumber)
+		{
+			GenericXLogAbort(state);
+			UnlockReleaseBuffer(buf);
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("table \"%s\" is out of blocks",
+							RelationGetRelationName(rel))));
+		}
+		m->next_block += nblocks;
+		*stream_num = m->next_stream_num++;
+	}
+	else
+	{
+		first = m->next_row_number;
+		m->next_row_number += nrows;
+	}
+	GenericXLogFinish(state);
+	UnlockReleaseBuffer(buf);
+	return first;
+}
+
+uint64
+storage_reserve_rows(Relation rel, uint64 count)
+{
+	return reserve(rel, count, 0, NULL);
+}
+
+uint64
+storage_write_stream(Relation rel, const char *data, uint64 len,
+					 uint64 *stream_num)
+{
+	uint64		nblocks = storage_stream_blocks(len);
+	uint64		first;
+	uint64		i;
+	bool		needs_wal = RelationNeedsWAL(rel);
+
+	first = reserve(rel, 0, nblocks, stream_num);
+	compat_extend_main_fork_to(rel, (BlockNumber) (first + nblocks));
+
+	for (i = 0; i < nblocks; i++)
+	{
+		uint64		off = i * STORAGE_PAGE_PAYLOAD;
+		uint64		n = Min(STORAGE_PAGE_PAYLOAD, len - off);
+		Buffer		buf;
+		Page		page;
+
+		CHECK_FOR_INTERRUPTS();
+		buf = ReadBufferExtended(rel, MAIN_FORKNUM, (BlockNumber) (first + i),
+								 RBM_ZERO_AND_LOCK, NULL);
+		page = BufferGetPage(buf);
+
+		START_CRIT_SECTION();
+		PageInit(page, BLCKSZ, 0);
+		memcpy(PageGetContents(page), data + off, n);
+		((PageHeader) page)->pd_lower = STORAGE_PAGE_HEADER + n;
+		MarkBufferDirty(buf);
+		if (needs_wal)
+			log_newpage_buffer(buf, false);
+		END_CRIT_SECTION();
+
+		UnlockReleaseBuffer(buf);
+	}
+	return first;
+}
+
+void
+storage_read_stream(Relation rel, uint64 first_block, uint64 offset,
+					char *dest, uint64 len, BufferAccessStrategy strategy,
+					const char *context)
+{
+	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
+
+	while (len > 0)
+	{
+		uint64		blk = first_block + offset / STORAGE_PAGE_PAYLOAD;
+		uint64		in_page = offset % STORAGE_PAGE_PAYLOAD;
+		uint64		n = Min(len, STORAGE_PAGE_PAYLOAD - in_page);
+		Buffer		buf;
+		Page		page;
+		uint16		lower;
+
+		if (blk < STORAGE_FIRST_DATA_BLOCK || blk >= nblocks)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("data of table \"%s\" is damaged",
+							RelationGetRelationName(rel)),
+					 errdetail("%s: block " UINT64_FORMAT " is outside the relation (%u blocks).",
+							   context, blk, nblocks)));
+
+		buf = ReadBufferExtended(rel, MAIN_FORKNUM, (BlockNumber) blk,
+								 RBM_NORMAL, strategy);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		lower = ((PageHeader) page)->pd_lower;
+		if (PageIsNew(page) || lower > BLCKSZ ||
+			lower < STORAGE_PAGE_HEADER ||
+			in_page + n > (uint64) (lower - STORAGE_PAGE_HEADER))
+		{
+			UnlockReleaseBuffer(buf);
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("data of table \"%s\" is damaged",
+							RelationGetRelationName(rel)),
+					 errdetail("%s: block " UINT64_FORMAT " holds fewer bytes than its metadata says.",
+							   context, blk)));
+		}
+		memcpy(dest, PageGetContents(page) + in_page, n);
+		UnlockReleaseBuffer(buf);
+
+		dest += n;
+		offset += n;
+		len -= n;
+	}
+}

@@ -1,0 +1,75 @@
+/*-------------------------------------------------------------------------
+ *
+ * storage.h
+ *	  Byte streams in a relation's main fork.
+ *
+ *	  Block 0 is the metapage; every other block holds payload bytes of
+ *	  one stream (a stripe or a batch) in a standard page.  A stream starts
+ *	  on a page boundary and occupies consecutive blocks, so a stream is
+ *	  addressed by (first block, length).  See docs/storage-format.md.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef STORAGE_ENGINE_STORAGE_H
+#define STORAGE_ENGINE_STORAGE_H
+
+#include "storage/bufmgr.h"
+#include "utils/relcache.h"
+
+#define STORAGE_MAGIC			0x53454E47	/* "SENG" */
+#define STORAGE_FORMAT_VERSION	1
+#define STORAGE_METAPAGE_BLOCK	0
+#define STORAGE_FIRST_DATA_BLOCK 1
+
+/* Payload bytes of one data page. */
+#define STORAGE_PAGE_HEADER	MAXALIGN(SizeOfPageHeaderData)
+#define STORAGE_PAGE_PAYLOAD	(BLCKSZ - STORAGE_PAGE_HEADER)
+
+/* Row numbers start at 1 so that 0 can mean "none". */
+#define STORAGE_FIRST_ROW_NUMBER 1
+
+typedef struct StorageMeta
+{
+	uint32		magic;
+	uint32		version;
+	uint64		storage_id;		/* key of this storage's metadata rows */
+	uint64		next_block;		/* first block not yet reserved */
+	uint64		next_row_number;	/* first row number not yet reserved */
+	uint64		next_stream_num;	/* number of the next stripe or batch */
+} StorageMeta;
+
+/* Reads the metapage; false when the relation has no storage yet. */
+extern bool storage_read_meta(Relation rel, StorageMeta *meta);
+
+/* Storage id of the relation, creating the metapage on first use. */
+extern uint64 storage_ensure_meta(Relation rel, StorageMeta *meta);
+
+/* Reserves count row numbers; returns the first.  Never reused. */
+extern uint64 storage_reserve_rows(Relation rel, uint64 count);
+
+/*
+ * Writes len bytes as a new stream; returns its first block and sets
+ * *stream_num to a number unique within this storage (the stripe or batch
+ * number).
+ */
+extern uint64 storage_write_stream(Relation rel, const char *data, uint64 len,
+								   uint64 *stream_num);
+
+/*
+ * Reads len bytes at offset of the stream starting at first_block into
+ * dest.  Every page is checked; damage raises ERRCODE_DATA_CORRUPTED with
+ * the given context (for example "stripe 3, column \"price\"").
+ */
+extern void storage_read_stream(Relation rel, uint64 first_block,
+								uint64 offset, char *dest, uint64 len,
+								BufferAccessStrategy strategy,
+								const char *context);
+
+/* Number of blocks a stream of len bytes occupies. */
+static inline uint64
+storage_stream_blocks(uint64 len)
+{
+	return (len + STORAGE_PAGE_PAYLOAD - 1) / STORAGE_PAGE_PAYLOAD;
+}
+
+#endif							/* STORAGE_ENGINE_STORAGE_H */

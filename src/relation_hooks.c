@@ -1,0 +1,60 @@
+/*-------------------------------------------------------------------------
+ *
+ * relation_hooks.c
+ *	  The object access hook: when a relation of one of our access methods
+ *	  is dropped, its buffered rows and metadata rows go too, in the same
+ *	  transaction.  (A table AM gets no callback for DROP.)
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "access/relation.h"
+#include "catalog/namespace.h"
+#include "catalog/objectaccess.h"
+#include "catalog/pg_class.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+
+#include "colstore/col_ddl.h"
+#include "colstore/col_tableam.h"
+#include "relation_hooks.h"
+
+static object_access_hook_type prev_object_access = NULL;
+
+/* False while DROP EXTENSION is removing the metadata tables themselves. */
+static bool
+metadata_present(void)
+{
+	Oid			nsp = get_namespace_oid("engine", true);
+
+	return OidIsValid(nsp) && OidIsValid(get_relname_relid("stripe", nsp));
+}
+
+static void
+object_access(ObjectAccessType access, Oid classId, Oid objectId,
+			  int subId, void *arg)
+{
+	if (prev_object_access)
+		prev_object_access(access, classId, objectId, subId, arg);
+
+	if (access == OAT_DROP && classId == RelationRelationId && subId == 0)
+	{
+		char		relkind = get_rel_relkind(objectId);
+		Relation	rel;
+
+		if (relkind != RELKIND_RELATION && relkind != RELKIND_MATVIEW)
+			return;
+		rel = relation_open(objectId, AccessExclusiveLock);
+		if (is_colcompress(rel) && metadata_present())
+			col_relation_dropped(rel);
+		relation_close(rel, NoLock);
+	}
+}
+
+void
+relation_hooks_init(void)
+{
+	prev_object_access = object_access_hook;
+	object_access_hook = object_access;
+}

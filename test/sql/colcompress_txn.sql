@@ -1,0 +1,123 @@
+-- Transactions, visibility of a transaction's own rows, and plans built on
+-- top of a colcompress sequential scan, compared with heap.
+
+CREATE TABLE tx (id int, v text) USING colcompress;
+
+-- commit makes rows visible; rollback and failed statements leave nothing
+INSERT INTO tx SELECT g, 'c' || g FROM generate_series(1, 100) g;
+BEGIN;
+INSERT INTO tx SELECT g, 'r' || g FROM generate_series(101, 200) g;
+SELECT count(*) AS own_rows_visible FROM tx;
+ROLLBACK;
+SELECT count(*) AS after_rollback FROM tx;
+INSERT INTO tx SELECT g, CASE WHEN g = 250 THEN (1 / 0)::text END FROM generate_series(201, 300) g;
+SELECT count(*) AS after_failed_insert FROM tx;
+
+-- savepoints
+BEGIN;
+INSERT INTO tx VALUES (1001, 'kept');
+SAVEPOINT a;
+INSERT INTO tx VALUES (1002, 'rolled back');
+SELECT count(*) FILTER (WHERE id > 1000) AS inside_savepoint FROM tx;
+ROLLBACK TO SAVEPOINT a;
+INSERT INTO tx VALUES (1003, 'kept too');
+SAVEPOINT b;
+INSERT INTO tx VALUES (1004, 'released');
+RELEASE SAVEPOINT b;
+COMMIT;
+SELECT id, v FROM tx WHERE id > 1000 ORDER BY id;
+
+-- a subtransaction that inserts and fails leaves nothing
+DO $$
+BEGIN
+	BEGIN
+		INSERT INTO tx VALUES (2001, 'gone');
+		RAISE EXCEPTION 'undo';
+	EXCEPTION WHEN raise_exception THEN
+		NULL;
+	END;
+END $$;
+SELECT count(*) AS gone FROM tx WHERE id = 2001;
+
+-- reading rows buffered outside an EXCEPTION block is refused, not wrong
+BEGIN;
+INSERT INTO tx VALUES (3001, 'buffered');
+DO $$
+BEGIN
+	BEGIN
+		PERFORM count(*) FROM tx;
+	EXCEPTION WHEN feature_not_supported THEN
+		RAISE NOTICE 'refused: %', SQLERRM;
+	END;
+END $$;
+SELECT count(*) FROM tx WHERE id = 3001;
+ROLLBACK;
+
+-- INSERT ... SELECT from the same table sees only the rows from before it
+BEGIN;
+INSERT INTO tx SELECT id + 10000, v FROM tx;
+SELECT count(*) AS doubled FROM tx;
+INSERT INTO tx SELECT id + 100000, v FROM tx WHERE id > 10000;
+SELECT count(*) AS plus_copies FROM tx;
+ROLLBACK;
+
+-- the same rows in heap, for plan comparisons
+CREATE TABLE tx_heap AS SELECT * FROM tx;
+
+-- joins, sorts, aggregates, CTEs, window functions, subqueries
+SELECT count(*) FROM tx a JOIN tx_heap b USING (id) WHERE a.v = b.v;
+SELECT v, count(*) FROM tx GROUP BY v ORDER BY v LIMIT 5;
+WITH w AS (SELECT id, v, row_number() OVER (ORDER BY id DESC) AS rn FROM tx)
+SELECT id, v, rn FROM w WHERE rn <= 3 ORDER BY rn;
+SELECT count(*) FROM tx WHERE id IN (SELECT id FROM tx_heap WHERE id % 10 = 0);
+SELECT (SELECT count(*) FROM (SELECT * FROM tx EXCEPT ALL SELECT * FROM tx_heap) d) AS differ;
+
+-- scrollable cursors
+BEGIN;
+DECLARE c SCROLL CURSOR FOR SELECT id FROM tx ORDER BY id;
+FETCH 3 FROM c;
+FETCH BACKWARD 2 FROM c;
+FETCH LAST FROM c;
+FETCH ABSOLUTE 50 FROM c;
+CLOSE c;
+DECLARE raw SCROLL CURSOR FOR SELECT id FROM tx;
+FETCH FORWARD 2 FROM raw;
+FETCH BACKWARD 1 FROM raw;
+MOVE LAST IN raw;
+FETCH BACKWARD 2 FROM raw;
+FETCH FIRST FROM raw;
+COMMIT;
+
+-- rescans: the inner side of a nested loop is scanned many times
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+SET enable_material = off;
+SELECT count(*) FROM (SELECT id FROM tx_heap WHERE id <= 20) a JOIN tx b ON a.id = b.id;
+RESET enable_hashjoin;
+RESET enable_mergejoin;
+RESET enable_material;
+
+-- prepared statements
+PREPARE q(int) AS SELECT count(*) FROM tx WHERE id <= $1;
+EXECUTE q(10);
+EXECUTE q(1000);
+INSERT INTO tx VALUES (5000, 'new');
+EXECUTE q(10000);
+DEALLOCATE q;
+
+-- a column added while rows are buffered keeps its values
+BEGIN;
+INSERT INTO tx VALUES (6000, 'before add');
+ALTER TABLE tx ADD COLUMN extra int DEFAULT 42;
+INSERT INTO tx VALUES (6001, 'after add', 7);
+SELECT id, v, extra FROM tx WHERE id >= 6000 ORDER BY id;
+COMMIT;
+SELECT id, v, extra FROM tx WHERE id >= 5000 ORDER BY id;
+
+-- row identity: every row has a distinct, valid TID
+SELECT count(DISTINCT ctid) = count(*) AS tids_unique,
+	   bool_and((ctid::text::point)[1] BETWEEN 1 AND 291) AS offsets_valid
+  FROM tx;
+
+SELECT count(*) AS problems FROM engine.colcompress_verify('tx');
+DROP TABLE tx, tx_heap;
