@@ -13,7 +13,7 @@
 #include "fmgr.h"
 
 #include "catalog/options.h"
-#include "colstore/col_pending.h"
+#include "format/pending_writes.h"
 #include "guc.h"
 #include "relation_hooks.h"
 
@@ -24,6 +24,6 @@ _PG_init(void)
 {
 	guc_define();
 	options_install_hooks();
-	col_pending_init();
+	pending_writes_init();
 	relation_hooks_init();
 }

@@ -32,10 +32,10 @@
 
 #include "catalog/stripe_meta.h"
 #include "colstore/col_ddl.h"
-#include "colstore/col_pending.h"
 #include "colstore/col_reader.h"
 #include "colstore/col_scan.h"
 #include "colstore/col_writer.h"
+#include "format/pending_writes.h"
 #include "format/storage.h"
 
 /* Deletes the metadata of rel's current storage, if it has any. */
@@ -60,7 +60,7 @@ col_set_new_storage(Relation rel, const CompatRelFileLocator *newlocator,
 	/* replacing existing storage (TRUNCATE, rewrite): drop its metadata */
 	if (!CompatRelFileLocatorEquals(*newlocator, RelationPhysicalId(rel)))
 	{
-		col_pending_forget(RelationGetRelid(rel));
+		pending_forget(RelationGetRelid(rel));
 		forget_storage(rel);
 	}
 
@@ -75,7 +75,7 @@ col_set_new_storage(Relation rel, const CompatRelFileLocator *newlocator,
 void
 col_nontransactional_truncate(Relation rel)
 {
-	col_pending_forget(RelationGetRelid(rel));
+	pending_forget(RelationGetRelid(rel));
 	forget_storage(rel);
 	RelationTruncate(rel, 0);
 }
@@ -139,7 +139,7 @@ col_copy_for_cluster(Relation OldTable, Relation NewTable, Relation OldIndex,
 
 	slot = table_slot_create(OldTable, NULL);
 	scan = table_beginscan(OldTable, GetActiveSnapshot(), 0, NULL);
-	writer = col_pending_writer(NewTable);
+	writer = col_writer_for(NewTable);
 	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
 	{
 		CHECK_FOR_INTERRUPTS();
@@ -181,6 +181,6 @@ col_estimate_size(Relation rel, int32 *attr_widths, BlockNumber *pages,
 void
 col_relation_dropped(Relation rel)
 {
-	col_pending_forget(RelationGetRelid(rel));
+	pending_forget(RelationGetRelid(rel));
 	forget_storage(rel);
 }

@@ -16,9 +16,9 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
-#include "colstore/col_pending.h"
 #include "colstore/col_reader.h"
 #include "colstore/col_scan.h"
+#include "format/pending_writes.h"
 #include "format/row_number.h"
 #include "format/storage.h"
 
@@ -44,7 +44,7 @@ col_scan_begin(Relation rel, Snapshot snapshot, int nkeys,
 
 	/* this transaction's buffered rows must be in storage to be read */
 	if (!IsParallelWorker())
-		col_pending_flush_for_read(rel);
+		pending_flush_for_read(rel);
 
 	scan->base.rs_rd = rel;
 	scan->base.rs_snapshot = snapshot;

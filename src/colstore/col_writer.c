@@ -4,7 +4,7 @@
  *	  Buffers inserted rows column by column and writes them as a stripe.
  *
  *	  A writer belongs to one relation and one (sub)transaction
- *	  (col_pending.c keeps track of them).  Each row gets its final row
+ *	  (format/pending_writes.c keeps track of them).  Each row gets its final row
  *	  number, hence its TID, when it is buffered: the executor inserts
  *	  index entries right after tuple_insert returns.  Row numbers are
  *	  reserved from the metapage in growing runs, so a one-row transaction
@@ -35,6 +35,7 @@
 #include "codec/codec.h"
 #include "codec/value_encoding.h"
 #include "colstore/col_writer.h"
+#include "format/pending_writes.h"
 #include "format/row_number.h"
 #include "format/storage.h"
 
@@ -68,6 +69,51 @@ struct ColWriter
 	uint64		reserved_end;
 	uint64		reservation_size;
 };
+
+static void *
+ops_create(Relation rel, MemoryContext cxt)
+{
+	return col_writer_create(rel, cxt);
+}
+
+static void
+ops_flush(void *writer, Relation rel)
+{
+	col_writer_flush(writer, rel);
+}
+
+static uint64
+ops_pending_rows(const void *writer)
+{
+	return col_writer_pending_rows(writer);
+}
+
+static int
+ops_natts(const void *writer)
+{
+	return col_writer_natts(writer);
+}
+
+static void
+ops_free(void *writer)
+{
+	col_writer_free(writer);
+}
+
+static const PendingWriterOps col_writer_ops = {
+	.am_name = "colcompress",
+	.create = ops_create,
+	.flush = ops_flush,
+	.pending_rows = ops_pending_rows,
+	.natts = ops_natts,
+	.free = ops_free,
+};
+
+ColWriter *
+col_writer_for(Relation rel)
+{
+	return pending_writer(rel, &col_writer_ops);
+}
 
 ColWriter *
 col_writer_create(Relation rel, MemoryContext parent)

@@ -13,6 +13,9 @@
 
 typedef struct ColWriter ColWriter;
 
+/* The current subtransaction's writer for rel (format/pending_writes.c). */
+extern ColWriter *col_writer_for(Relation rel);
+
 extern ColWriter *col_writer_create(Relation rel, MemoryContext parent);
 
 /* Buffers one row; sets slot->tts_tid to its final TID. */

@@ -2,8 +2,7 @@
  *
  * colcompress_handler.c
  *	  The colcompress table access method: the callback table, forwarding
- *	  to the modules that do the work (col_scan, col_writer through
- *	  col_pending, col_ddl).  What is not supported yet raises a clear
+ *	  to the modules that do the work (col_scan, col_writer, col_ddl).  What is not supported yet raises a clear
  *	  error instead of pretending.
  *
  *-------------------------------------------------------------------------
@@ -17,9 +16,10 @@
 #include "utils/rel.h"
 
 #include "colstore/col_ddl.h"
-#include "colstore/col_pending.h"
 #include "colstore/col_scan.h"
 #include "colstore/col_tableam.h"
+#include "colstore/col_writer.h"
+#include "format/pending_writes.h"
 
 static void
 unsupported(const char *what, const char *hint)
@@ -63,7 +63,7 @@ col_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid,
 				 int options, struct BulkInsertStateData *bistate)
 {
 	refuse_if_published(rel);
-	col_writer_insert(col_pending_writer(rel), rel, slot, cid);
+	col_writer_insert(col_writer_for(rel), rel, slot, cid);
 }
 
 static void
@@ -74,7 +74,7 @@ col_multi_insert(Relation rel, TupleTableSlot **slots, int nslots,
 	int			i;
 
 	refuse_if_published(rel);
-	writer = col_pending_writer(rel);
+	writer = col_writer_for(rel);
 	for (i = 0; i < nslots; i++)
 		col_writer_insert(writer, rel, slots[i], cid);
 }
@@ -83,7 +83,7 @@ col_multi_insert(Relation rel, TupleTableSlot **slots, int nslots,
 static void
 col_finish_bulk_insert(Relation rel, int options)
 {
-	col_pending_flush_for_read(rel);
+	pending_flush_for_read(rel);
 }
 
 static void

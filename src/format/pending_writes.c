@@ -1,9 +1,10 @@
 /*-------------------------------------------------------------------------
  *
- * col_pending.c
- *	  Owns the write buffers of the current transaction: one ColWriter per
- *	  (relation, subtransaction), and the rules for when buffered rows are
- *	  written.
+ * pending_writes.c
+ *	  Owns the write buffers of the current transaction, for both access
+ *	  methods: one buffer per (relation, subtransaction), and the rules for
+ *	  when buffered rows are written.  The buffers themselves belong to the
+ *	  access methods (PendingWriterOps).
  *
  *	  Metadata rows get the xid of the subtransaction that inserts them, so
  *	  a buffer may only be written while its own subtransaction is the
@@ -35,14 +36,15 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
-#include "colstore/col_pending.h"
+#include "format/pending_writes.h"
 
 typedef struct PendingWrite
 {
 	Oid			relid;
 	RelFileNumber relnumber;
 	SubTransactionId subxid;
-	ColWriter  *writer;
+	const PendingWriterOps *ops;
+	void	   *writer;
 } PendingWrite;
 
 static MemoryContext pending_cxt = NULL;
@@ -64,17 +66,17 @@ flush_entry(PendingWrite *p)
 {
 	Relation	rel;
 
-	if (col_writer_pending_rows(p->writer) == 0)
+	if (p->ops->pending_rows(p->writer) == 0)
 		return;
 	rel = relation_open(p->relid, NoLock);
 	/* a buffer for storage the relation no longer has is dropped */
 	if (RelFileNumberOf(rel) == p->relnumber)
-		col_writer_flush(p->writer, rel);
+		p->ops->flush(p->writer, rel);
 	relation_close(rel, NoLock);
 }
 
-ColWriter *
-col_pending_writer(Relation rel)
+void *
+pending_writer(Relation rel, const PendingWriterOps *ops)
 {
 	SubTransactionId subxid = GetCurrentSubTransactionId();
 	PendingWrite *p = NULL;
@@ -91,32 +93,33 @@ col_pending_writer(Relation rel)
 	}
 
 	/* a column added since the buffer began: write what it holds first */
-	if (p != NULL && col_writer_natts(p->writer) != RelationGetDescr(rel)->natts)
+	if (p != NULL && p->ops->natts(p->writer) != RelationGetDescr(rel)->natts)
 	{
-		col_writer_flush(p->writer, rel);
-		col_writer_free(p->writer);
-		p->writer = col_writer_create(rel, pending_cxt);
+		p->ops->flush(p->writer, rel);
+		p->ops->free(p->writer);
+		p->writer = ops->create(rel, pending_cxt);
 	}
 	if (p != NULL)
 		return p->writer;
 
 	if (pending_cxt == NULL)
 		pending_cxt = AllocSetContextCreate(TopMemoryContext,
-											"colcompress pending writes",
+											"pending writes",
 											ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(pending_cxt);
 	p = palloc0(sizeof(PendingWrite));
 	p->relid = RelationGetRelid(rel);
 	p->relnumber = RelFileNumberOf(rel);
 	p->subxid = subxid;
-	p->writer = col_writer_create(rel, pending_cxt);
+	p->ops = ops;
+	p->writer = ops->create(rel, pending_cxt);
 	pending = lappend(pending, p);
 	MemoryContextSwitchTo(old);
 	return p->writer;
 }
 
 void
-col_pending_flush_for_read(Relation rel)
+pending_flush_for_read(Relation rel)
 {
 	SubTransactionId subxid = GetCurrentSubTransactionId();
 	ListCell   *lc;
@@ -126,19 +129,19 @@ col_pending_flush_for_read(Relation rel)
 		PendingWrite *p = lfirst(lc);
 
 		if (p->relid != RelationGetRelid(rel) ||
-			col_writer_pending_rows(p->writer) == 0)
+			p->ops->pending_rows(p->writer) == 0)
 			continue;
 		if (p->subxid != subxid)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("cannot read colcompress table \"%s\" in a subtransaction while rows inserted outside it are buffered",
-							RelationGetRelationName(rel)),
+					 errmsg("cannot read %s table \"%s\" in a subtransaction while rows inserted outside it are buffered",
+							p->ops->am_name, RelationGetRelationName(rel)),
 					 errhint("Read the table before entering the PL/pgSQL block with an EXCEPTION clause, or use SAVEPOINT.")));
 		if (IsInParallelMode())
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("cannot write buffered rows of colcompress table \"%s\" during a parallel operation",
-							RelationGetRelationName(rel)),
+					 errmsg("cannot write buffered rows of %s table \"%s\" during a parallel operation",
+							p->ops->am_name, RelationGetRelationName(rel)),
 					 errhint("Disable parallel query for this statement.")));
 		flush_entry(p);
 	}
@@ -160,7 +163,7 @@ flush_current_level(void)
 }
 
 void
-col_pending_forget(Oid relid)
+pending_forget(Oid relid)
 {
 	ListCell   *lc;
 
@@ -170,7 +173,7 @@ col_pending_forget(Oid relid)
 
 		if (p->relid == relid)
 		{
-			col_writer_free(p->writer);
+			p->ops->free(p->writer);
 			pending = foreach_delete_current(pending, lc);
 		}
 	}
@@ -224,7 +227,7 @@ subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 
 				if (p->subxid == mySubid)
 				{
-					col_writer_free(p->writer);
+					p->ops->free(p->writer);
 					pending = foreach_delete_current(pending, lc);
 				}
 			}
@@ -267,12 +270,12 @@ executor_start(QueryDesc *queryDesc, int eflags)
 		{
 			PendingWrite *p = lfirst(lc);
 
-			if (col_writer_pending_rows(p->writer) > 0 &&
+			if (p->ops->pending_rows(p->writer) > 0 &&
 				plan_reads(queryDesc->plannedstmt, p->relid))
 			{
 				Relation	rel = relation_open(p->relid, NoLock);
 
-				col_pending_flush_for_read(rel);
+				pending_flush_for_read(rel);
 				relation_close(rel, NoLock);
 			}
 		}
@@ -304,7 +307,7 @@ process_utility(PlannedStmt *pstmt, const char *queryString,
 }
 
 void
-col_pending_init(void)
+pending_writes_init(void)
 {
 	RegisterXactCallback(xact_callback, NULL);
 	RegisterSubXactCallback(subxact_callback, NULL);

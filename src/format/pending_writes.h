@@ -1,0 +1,37 @@
+/*-------------------------------------------------------------------------
+ *
+ * pending_writes.h
+ *	  Rows inserted but not yet written to storage, per relation and
+ *	  subtransaction, for both access methods, and the moments they must
+ *	  reach storage.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef STORAGE_ENGINE_PENDING_WRITES_H
+#define STORAGE_ENGINE_PENDING_WRITES_H
+
+#include "utils/relcache.h"
+
+/* What the registry needs from an access method's write buffer. */
+typedef struct PendingWriterOps
+{
+	const char *am_name;
+	void	   *(*create) (Relation rel, MemoryContext cxt);
+	void		(*flush) (void *writer, Relation rel);
+	uint64		(*pending_rows) (const void *writer);
+	int			(*natts) (const void *writer);
+	void		(*free) (void *writer);
+} PendingWriterOps;
+
+extern void pending_writes_init(void);
+
+/* The write buffer for inserts into rel by the current subtransaction. */
+extern void *pending_writer(Relation rel, const PendingWriterOps *ops);
+
+/* Writes rel's pending rows so that a scan of rel sees them. */
+extern void pending_flush_for_read(Relation rel);
+
+/* Forgets rel's pending rows (the storage they were for is gone). */
+extern void pending_forget(Oid relid);
+
+#endif							/* STORAGE_ENGINE_PENDING_WRITES_H */
