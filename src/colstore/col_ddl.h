@@ -14,6 +14,11 @@
 #include "access/tableam.h"
 #include "commands/vacuum.h"
 
+#include "format/storage_am.h"
+
+/* colcompress's record for the shared storage lifecycle. */
+extern const StorageAm colcompress_storage_am;
+
 extern void col_set_new_storage(Relation rel, const CompatRelFileLocator *newlocator,
 								char persistence, TransactionId *freezeXid,
 								MultiXactId *minmulti);

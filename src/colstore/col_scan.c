@@ -21,6 +21,7 @@
 #include "format/pending_writes.h"
 #include "format/row_number.h"
 #include "format/storage.h"
+#include "format/storage_am.h"
 
 typedef struct ColScanDescData
 {
@@ -165,19 +166,13 @@ col_parallelscan_reinitialize(Relation rel, ParallelTableScanDesc pscan)
 	pg_atomic_write_u64(&p->next_stripe, 0);
 }
 
-/*
- * ANALYZE samples blocks of the relation's physical size; each sampled
- * block stands for the chunk group at the same relative position, and a
- * chunk group is handed out once, so every row is equally likely to be in
- * the sample and live rows / sampled blocks still estimates the total.
- */
+/* ANALYZE: each sampled block stands for one chunk group (storage_am.h). */
 bool
 col_scan_analyze_next_block(TableScanDesc sscan, COMPAT_ANALYZE_BLOCK_ARGS)
 {
 	ColScanDesc scan = (ColScanDesc) sscan;
 	ColReader  *r = scan->reader;
 	BlockNumber block;
-	BlockNumber nblocks = RelationGetNumberOfBlocks(sscan->rs_rd);
 	int64		group;
 	int64		base = 0;
 	int			si;
@@ -192,13 +187,11 @@ col_scan_analyze_next_block(TableScanDesc sscan, COMPAT_ANALYZE_BLOCK_ARGS)
 			scan->analyze_groups += ((StripeMeta *) lfirst(lc))->chunk_group_count;
 	}
 	scan->have_batch = false;
-	if (nblocks == 0 || scan->analyze_groups == 0)
+	group = storage_am_analyze_unit(block, RelationGetNumberOfBlocks(sscan->rs_rd),
+									scan->analyze_groups,
+									&scan->analyze_last_group);
+	if (group < 0)
 		return true;
-
-	group = (int64) ((double) block * scan->analyze_groups / nblocks);
-	if (group == scan->analyze_last_group || group >= scan->analyze_groups)
-		return true;
-	scan->analyze_last_group = group;
 	for (si = 0; si < r->nstripes; si++)
 	{
 		StripeMeta *s = list_nth(r->stripes, si);
