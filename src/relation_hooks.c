@@ -19,16 +19,21 @@
 #include "colstore/col_ddl.h"
 #include "colstore/col_tableam.h"
 #include "relation_hooks.h"
+#include "rowstore/row_ddl.h"
+#include "rowstore/row_tableam.h"
 
 static object_access_hook_type prev_object_access = NULL;
 
-/* False while DROP EXTENSION is removing the metadata tables themselves. */
+/*
+ * False while DROP EXTENSION is removing the metadata tables themselves
+ * (table is the access method's main metadata table).
+ */
 static bool
-metadata_present(void)
+metadata_present(const char *table)
 {
 	Oid			nsp = get_namespace_oid("engine", true);
 
-	return OidIsValid(nsp) && OidIsValid(get_relname_relid("stripe", nsp));
+	return OidIsValid(nsp) && OidIsValid(get_relname_relid(table, nsp));
 }
 
 static void
@@ -46,8 +51,10 @@ object_access(ObjectAccessType access, Oid classId, Oid objectId,
 		if (relkind != RELKIND_RELATION && relkind != RELKIND_MATVIEW)
 			return;
 		rel = relation_open(objectId, AccessExclusiveLock);
-		if (is_colcompress(rel) && metadata_present())
+		if (is_colcompress(rel) && metadata_present("stripe"))
 			col_relation_dropped(rel);
+		else if (is_rowcompress(rel) && metadata_present("batch"))
+			row_relation_dropped(rel);
 		relation_close(rel, NoLock);
 	}
 }

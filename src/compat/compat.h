@@ -30,6 +30,12 @@
 extern PGDLLEXPORT void _PG_init(void);
 #endif
 
+/*
+ * Everything above also serves the pure decoders that test/fuzz builds
+ * outside the server (with FRONTEND defined); everything below is server
+ * code only.
+ */
+#ifndef FRONTEND
 
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
@@ -146,5 +152,7 @@ compat_create_init_fork(SMgrRelation srel, const CompatRelFileLocator *locator)
 #define compat_pgstat_report_vacuum(relid, shared, live, dead) \
 	pgstat_report_vacuum((relid), (shared), (live), (dead))
 #endif
+
+#endif							/* !FRONTEND */
 
 #endif							/* STORAGE_ENGINE_COMPAT_H */

@@ -14,6 +14,7 @@
 
 #include "colstore/col_tableam.h"
 #include "format/storage.h"
+#include "rowstore/row_tableam.h"
 
 PG_FUNCTION_INFO_V1(engine_storage_id);
 
@@ -27,7 +28,7 @@ engine_storage_id(PG_FUNCTION_ARGS)
 
 	if (rel == NULL)
 		PG_RETURN_NULL();
-	if (is_colcompress(rel))
+	if (is_colcompress(rel) || is_rowcompress(rel))
 		found = storage_read_meta(rel, &meta);
 	relation_close(rel, AccessShareLock);
 	if (!found)

@@ -1,0 +1,85 @@
+/*-------------------------------------------------------------------------
+ *
+ * row_verify.c
+ *	  engine.rowcompress_verify(regclass): checks a rowcompress table's
+ *	  metadata against its storage and returns one row per problem.
+ *
+ *	  The frame (metadata against the metapage, errors caught per batch)
+ *	  is shared with colcompress (format/storage_verify.c).  Every batch is
+ *	  read, decompressed and checked row by row through the same reader a
+ *	  scan uses.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "fmgr.h"
+#include "utils/snapmgr.h"
+
+#include "format/storage_verify.h"
+#include "rowstore/row_reader.h"
+#include "rowstore/row_tableam.h"
+
+PG_FUNCTION_INFO_V1(rowcompress_verify);
+
+typedef struct ReadBatch
+{
+	RowReader  *reader;
+	int			index;
+} ReadBatch;
+
+static void
+read_batch(void *arg)
+{
+	ReadBatch  *rb = arg;
+
+	row_reader_load_batch(rb->reader, rb->index);
+}
+
+Datum
+rowcompress_verify(PG_FUNCTION_ARGS)
+{
+	StorageVerify v;
+	RowReader  *r;
+	ListCell   *lc;
+	int			i;
+
+	storage_verify_begin(&v, fcinfo, PG_GETARG_OID(0), "rowcompress",
+						 is_rowcompress, "batch", false);
+	if (!v.has_meta)
+	{
+		storage_verify_end(&v);
+		PG_RETURN_VOID();
+	}
+
+	r = row_reader_begin(v.rel, GetActiveSnapshot(), NULL);
+	foreach(lc, r->batches)
+	{
+		BatchMeta  *b = lfirst(lc);
+		uint64		first;
+		uint64		last;
+
+		storage_verify_stream(&v, b->batch_num, b->first_block,
+							  b->data_length, b->runs, b->nruns, b->row_count);
+		/* row_fetch finds a row's batch by these bounds */
+		row_runs_bounds(b->runs, b->nruns, &first, &last);
+		if (first != b->first_row_number || last != b->last_row_number)
+			storage_verify_report(&v, (int64) b->batch_num, 0,
+								  "row number bounds " UINT64_FORMAT " to " UINT64_FORMAT " disagree with the row runs (" UINT64_FORMAT " to " UINT64_FORMAT ")",
+								  b->first_row_number, b->last_row_number,
+								  first, last);
+	}
+	storage_verify_overlaps(&v);
+
+	for (i = 0; i < r->nbatches; i++)
+	{
+		ReadBatch	rb = {r, i};
+
+		if (!storage_verify_try(&v, (int64) ((BatchMeta *) list_nth(r->batches, i))->batch_num,
+								read_batch, &rb))
+			row_reader_reset(r);
+	}
+	row_reader_end(r);
+	storage_verify_end(&v);
+	PG_RETURN_VOID();
+}

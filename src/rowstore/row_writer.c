@@ -1,0 +1,283 @@
+/*-------------------------------------------------------------------------
+ *
+ * row_writer.c
+ *	  Buffers inserted rows as one batch and writes it compressed.
+ *
+ *	  A writer belongs to one relation and one (sub)transaction
+ *	  (format/pending_writes.c keeps track of them).  Each row is
+ *	  serialized into the batch buffer (row_batch.c) when it is inserted,
+ *	  and gets its final row number, hence its TID, right then: the
+ *	  executor inserts index entries right after tuple_insert returns.
+ *
+ *	  A batch is written when it reaches batch_size rows or the byte
+ *	  budget, whichever comes first: compressed as one unit with the
+ *	  table's codec (stored raw when that does not make it smaller), into
+ *	  new pages of the relation (format/storage.c), then described by one
+ *	  engine.batch row (catalog/batch_meta.c).
+ *
+ *	  Memory: the writer's context holds one batch's serialized rows (at
+ *	  most the byte budget plus one row); each row is detoasted in a
+ *	  per-row context reset right after it is serialized; compression uses
+ *	  a context deleted at the end of the flush.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "access/detoast.h"
+#include "miscadmin.h"
+#include "port/pg_crc32c.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "catalog/batch_meta.h"
+#include "catalog/options.h"
+#include "codec/codec.h"
+#include "format/row_number.h"
+#include "format/row_runs.h"
+#include "format/storage.h"
+#include "rowstore/row_batch.h"
+#include "rowstore/row_writer.h"
+
+/* Byte budget of one batch's serialized rows. */
+#define WRITER_BYTE_LIMIT	((Size) 64 * 1024 * 1024)
+
+struct RowWriter
+{
+	MemoryContext cxt;			/* batch buffer and runs; reset per flush */
+	MemoryContext row_cxt;		/* one row's detoasted values */
+	TupleDesc	tupdesc;		/* as of the writer's creation */
+	RowcompressOptions opts;
+	StringInfoData buf;			/* the batch being built, in cxt */
+	uint32		nrows;
+	RowRunBuilder rows;			/* row numbers and command ids, in cxt */
+	Datum	   *values;			/* [natts] scratch */
+	bool	   *isnull;
+};
+
+static void *
+ops_create(Relation rel, MemoryContext cxt)
+{
+	return row_writer_create(rel, cxt);
+}
+
+static void
+ops_flush(void *writer, Relation rel)
+{
+	row_writer_flush(writer, rel);
+}
+
+static uint64
+ops_pending_rows(const void *writer)
+{
+	return row_writer_pending_rows(writer);
+}
+
+static int
+ops_natts(const void *writer)
+{
+	return row_writer_natts(writer);
+}
+
+static void
+ops_free(void *writer)
+{
+	row_writer_free(writer);
+}
+
+const PendingWriterOps row_writer_ops = {
+	.am_name = "rowcompress",
+	.create = ops_create,
+	.flush = ops_flush,
+	.pending_rows = ops_pending_rows,
+	.natts = ops_natts,
+	.free = ops_free,
+};
+
+RowWriter *
+row_writer_for(Relation rel)
+{
+	return pending_writer(rel, &row_writer_ops);
+}
+
+RowWriter *
+row_writer_create(Relation rel, MemoryContext parent)
+{
+	RowWriter  *w = MemoryContextAllocZero(parent, sizeof(RowWriter));
+	MemoryContext old;
+	int			natts = RelationGetDescr(rel)->natts;
+
+	w->cxt = AllocSetContextCreate(parent, "rowcompress write buffer",
+								   ALLOCSET_DEFAULT_SIZES);
+	w->row_cxt = AllocSetContextCreate(parent, "rowcompress row",
+									   ALLOCSET_DEFAULT_SIZES);
+	/* outside w->cxt: these outlive every flush */
+	old = MemoryContextSwitchTo(parent);
+	w->tupdesc = CreateTupleDescCopy(RelationGetDescr(rel));
+	rowcompress_options_get(RelationGetRelid(rel), &w->opts);
+	if (w->opts.batch_size < 1)
+		w->opts.batch_size = 1;
+	w->values = palloc(sizeof(Datum) * Max(natts, 1));
+	w->isnull = palloc(sizeof(bool) * Max(natts, 1));
+	MemoryContextSwitchTo(old);
+	row_runs_init(&w->rows, w->cxt, (uint64) w->opts.batch_size);
+	return w;
+}
+
+int
+row_writer_natts(const RowWriter *w)
+{
+	return w->tupdesc->natts;
+}
+
+uint64
+row_writer_pending_rows(const RowWriter *w)
+{
+	return w->nrows;
+}
+
+void
+row_writer_free(RowWriter *w)
+{
+	MemoryContextDelete(w->cxt);
+	MemoryContextDelete(w->row_cxt);
+	pfree(w->values);
+	pfree(w->isnull);
+	FreeTupleDesc(w->tupdesc);
+	pfree(w);
+}
+
+static void
+reset_buffer(RowWriter *w)
+{
+	MemoryContextReset(w->cxt);
+	w->buf.data = NULL;
+	w->buf.len = w->buf.maxlen = 0;
+	w->nrows = 0;
+	row_runs_reset(&w->rows);
+}
+
+void
+row_writer_insert(RowWriter *w, Relation rel, TupleTableSlot *slot,
+				  CommandId cid)
+{
+	TupleDesc	desc = w->tupdesc;
+	int			slot_natts = slot->tts_tupleDescriptor->natts;
+	MemoryContext old;
+	Size		row_size;
+	uint64		rownum;
+	int			i;
+
+	slot_getallattrs(slot);
+	old = MemoryContextSwitchTo(w->row_cxt);
+	for (i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute attr = TupleDescAttr(desc, i);
+		bool		null = i >= slot_natts || slot->tts_isnull[i] ||
+			attr->attisdropped;
+
+		w->isnull[i] = null;
+		w->values[i] = null ? (Datum) 0 : slot->tts_values[i];
+		if (!null && attr->attlen == -1)
+		{
+			struct varlena *v = (struct varlena *) DatumGetPointer(w->values[i]);
+
+			/* stored values are never external or compressed */
+			if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
+				w->values[i] = PointerGetDatum(detoast_attr(v));
+		}
+	}
+	row_size = row_batch_row_size(desc, w->values, w->isnull);
+	MemoryContextSwitchTo(old);
+
+	if (w->nrows > 0 &&
+		(w->nrows >= (uint32) w->opts.batch_size ||
+		 (Size) w->buf.len + row_size > WRITER_BYTE_LIMIT))
+		row_writer_flush(w, rel);
+	if (w->nrows == 0)
+	{
+		old = MemoryContextSwitchTo(w->cxt);
+		initStringInfo(&w->buf);
+		row_batch_begin(&w->buf, desc);
+		MemoryContextSwitchTo(old);
+	}
+	row_batch_append(&w->buf, desc, w->values, w->isnull);
+	MemoryContextReset(w->row_cxt);
+
+	rownum = row_runs_add(&w->rows, rel, cid);
+	w->nrows++;
+	row_number_to_tid(rownum, &slot->tts_tid);
+	slot->tts_tableOid = RelationGetRelid(rel);
+}
+
+void
+row_writer_flush(RowWriter *w, Relation rel)
+{
+	const Codec *codec = codec_by_id(w->opts.codec);
+	MemoryContext flush_cxt;
+	MemoryContext old;
+	BatchMeta	batch;
+	StorageMeta meta;
+	const char *stored;
+	uint64		stored_len;
+	pg_crc32c	crc;
+
+	if (w->nrows == 0)
+		return;
+	if (codec == NULL || !codec->available)
+		codec = codec_by_id(CODEC_NONE);
+
+	flush_cxt = AllocSetContextCreate(CurrentMemoryContext,
+									  "rowcompress batch flush",
+									  ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(flush_cxt);
+	row_batch_finish(&w->buf, w->nrows);
+
+	memset(&batch, 0, sizeof(batch));
+	batch.codec = CODEC_NONE;
+	stored = w->buf.data;
+	stored_len = w->buf.len;
+	if (codec->id != CODEC_NONE)
+	{
+		int32		cap = codec->bound(w->buf.len);
+		char	   *dst;
+		int32		clen = -1;
+
+		CHECK_FOR_INTERRUPTS();
+		if (cap > 0)
+		{
+			dst = MemoryContextAllocHuge(flush_cxt, cap);
+			clen = codec->compress(w->buf.data, w->buf.len, dst, cap,
+								   w->opts.compression_level);
+			if (clen >= 0)
+			{
+				batch.codec = codec->id;
+				stored = dst;
+				stored_len = clen;
+			}
+		}
+	}
+	INIT_CRC32C(crc);
+	COMP_CRC32C(crc, stored, stored_len);
+	FIN_CRC32C(crc);
+
+	batch.storage_id = storage_ensure_meta(rel, &meta);
+	batch.first_block = storage_write_stream(rel, stored, stored_len,
+											 &batch.batch_num);
+	batch.data_length = stored_len;
+	batch.raw_length = w->buf.len;
+	batch.row_count = w->nrows;
+	batch.nruns = w->rows.nruns;
+	batch.runs = w->rows.runs;
+	batch.ncids = w->rows.ncids;
+	batch.cids = w->rows.cids;
+	row_runs_bounds(w->rows.runs, w->rows.nruns, &batch.first_row_number,
+					&batch.last_row_number);
+	batch.column_count = w->tupdesc->natts;
+	batch.checksum = crc;
+	batch_meta_insert(&batch);
+
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(flush_cxt);
+	reset_buffer(w);
+}
