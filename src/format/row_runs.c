@@ -125,6 +125,21 @@ row_runs_find(const RowRun *runs, int nruns, uint64 rownum, uint64 *index)
 }
 
 uint64
+row_runs_nth(const RowRun *runs, int nruns, uint64 index)
+{
+	int			i;
+
+	for (i = 0; i < nruns; i++)
+	{
+		if (index < runs[i].count)
+			return runs[i].first + index;
+		index -= runs[i].count;
+	}
+	elog(ERROR, "row position beyond the stream's row runs");
+	return 0;					/* keep compiler quiet */
+}
+
+uint64
 row_runs_visible(const CidRun *cids, int ncids, uint64 row_count,
 				 bool written_by_me, Snapshot snapshot)
 {

@@ -83,6 +83,9 @@ extern void row_runs_bounds(const RowRun *runs, int nruns,
 extern bool row_runs_find(const RowRun *runs, int nruns, uint64 rownum,
 						  uint64 *index);
 
+/* Row number of the stream's row at position index (< its row count). */
+extern uint64 row_runs_nth(const RowRun *runs, int nruns, uint64 index);
+
 /*
  * Rows of a stream that snapshot sees: all of them for another
  * transaction's stream (its metadata row's visibility decided that), a

@@ -161,7 +161,7 @@ row_reader_load_batch(RowReader *r, int index)
 	if (b->column_count < 0 || b->column_count > r->desc->natts)
 		batch_corrupted(r, b, "more columns than the table has");
 
-	snprintf(context, sizeof(context), "batch " UINT64_FORMAT, b->batch_num);
+	snprintf(context, sizeof(context), "Batch " UINT64_FORMAT, b->batch_num);
 	stored = palloc(Max(b->data_length, 1));
 	storage_read_stream(r->rel, b->first_block, 0, stored, b->data_length,
 						r->strategy, context);

@@ -7,15 +7,18 @@
  *	  The frame (metadata against the metapage, errors caught per batch)
  *	  is shared with colcompress (format/storage_verify.c).  Every batch is
  *	  read, decompressed and checked row by row through the same reader a
- *	  scan uses.
+ *	  scan uses, and reached the way an index lookup will reach it: by
+ *	  fetching one of its rows by row number (row_fetch).
  *
  *-------------------------------------------------------------------------
  */
 #include "compat/compat.h"
 
+#include "executor/tuptable.h"
 #include "fmgr.h"
 #include "utils/snapmgr.h"
 
+#include "format/row_number.h"
 #include "format/storage_verify.h"
 #include "rowstore/row_reader.h"
 #include "rowstore/row_tableam.h"
@@ -24,15 +27,38 @@ PG_FUNCTION_INFO_V1(rowcompress_verify);
 
 typedef struct ReadBatch
 {
+	StorageVerify *verify;
 	RowReader  *reader;
 	int			index;
+	TupleTableSlot *slot;
 } ReadBatch;
 
+/*
+ * Loads the batch by fetching its middle row by row number, then checks
+ * that the row found is that row.
+ */
 static void
 read_batch(void *arg)
 {
 	ReadBatch  *rb = arg;
+	BatchMeta  *b = list_nth(rb->reader->batches, rb->index);
+	uint64		visible = batch_visible_rows(b, rb->reader->snapshot);
+	uint64		rownum;
 
+	if (b->row_count == 0 || visible == 0)
+	{
+		row_reader_load_batch(rb->reader, rb->index);
+		return;
+	}
+	rownum = row_runs_nth(b->runs, b->nruns, (visible - 1) / 2);
+	if (!row_fetch(rb->reader, rownum, rb->slot) ||
+		rb->reader->batch_index != rb->index ||
+		tid_to_row_number(&rb->slot->tts_tid) != rownum)
+		storage_verify_report(rb->verify, (int64) b->batch_num, 0,
+							  "row " UINT64_FORMAT " is not found by its row number",
+							  rownum);
+	ExecClearTuple(rb->slot);
+	/* a batch the lookup did not reach is still checked */
 	row_reader_load_batch(rb->reader, rb->index);
 }
 
@@ -41,6 +67,7 @@ rowcompress_verify(PG_FUNCTION_ARGS)
 {
 	StorageVerify v;
 	RowReader  *r;
+	TupleTableSlot *slot;
 	ListCell   *lc;
 	int			i;
 
@@ -71,14 +98,16 @@ rowcompress_verify(PG_FUNCTION_ARGS)
 	}
 	storage_verify_overlaps(&v);
 
+	slot = MakeSingleTupleTableSlot(RelationGetDescr(v.rel), &TTSOpsMinimalTuple);
 	for (i = 0; i < r->nbatches; i++)
 	{
-		ReadBatch	rb = {r, i};
+		ReadBatch	rb = {&v, r, i, slot};
 
 		if (!storage_verify_try(&v, (int64) ((BatchMeta *) list_nth(r->batches, i))->batch_num,
 								read_batch, &rb))
 			row_reader_reset(r);
 	}
+	ExecDropSingleTupleTableSlot(slot);
 	row_reader_end(r);
 	storage_verify_end(&v);
 	PG_RETURN_VOID();
