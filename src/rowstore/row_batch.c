@@ -54,7 +54,7 @@ align_nominal(uint64 off, char attalign)
  */
 static const char *
 check_row_data(const char *tp, uint64 datalen, const bits8 *bp, int natts,
-			   const RowBatchAttr *attrs)
+			   const RowBatchAttr *attrs, bool *slow)
 {
 	uint64		off = 0;
 	int			i;
@@ -64,7 +64,12 @@ check_row_data(const char *tp, uint64 datalen, const bits8 *bp, int natts,
 		const RowBatchAttr *a = &attrs[i];
 
 		if (bp != NULL && att_isnull(i, bp))
+		{
+			/* a deformer that trusts NOT NULL would read a value here */
+			if (a->notnull)
+				*slow = true;
 			continue;
+		}
 
 		if (a->attlen > 0)
 		{
@@ -138,7 +143,7 @@ check_row_data(const char *tp, uint64 datalen, const bits8 *bp, int natts,
 /* The MinimalTuple at raw[off ...] with room for avail bytes. */
 static const char *
 check_row(const char *raw, uint64 off, uint64 avail, int natts,
-		  const RowBatchAttr *attrs, uint64 *row_len)
+		  const RowBatchAttr *attrs, uint64 *row_len, bool *slow)
 {
 	const char *row = raw + off;
 	uint32		t_len;
@@ -174,7 +179,7 @@ check_row(const char *raw, uint64 off, uint64 avail, int natts,
 	*row_len = t_len;
 	return check_row_data(row + hoff, t_len - hoff,
 						  hasnull ? (const bits8 *) (row + offsetof(MinimalTupleData, t_bits)) : NULL,
-						  natts, attrs);
+						  natts, attrs, slow);
 }
 
 const char *
@@ -184,10 +189,11 @@ row_batch_check(const char *raw, uint64 rawlen, const RowBatchAttr *attrs,
 	RowBatchHeader hdr;
 	uint64		off;
 	uint32		i;
+	bool		all_slow = false;
 
 	if (rawlen < ROW_BATCH_HEADER_SIZE)
 		return "batch shorter than its header";
-	if (rawlen > PG_UINT32_MAX)
+	if (rawlen >= ROW_BATCH_SLOW_ROW)
 		return "batch longer than a batch can be";
 	memcpy(&hdr, raw, sizeof(hdr));
 	if (hdr.magic != ROW_BATCH_MAGIC)
@@ -200,6 +206,10 @@ row_batch_check(const char *raw, uint64 rawlen, const RowBatchAttr *attrs,
 		return "batch holds a different number of rows than its metadata";
 	if (hdr.natts > natts || hdr.natts > MaxTupleAttributeNumber)
 		return "batch has more columns than the table";
+	/* a deformer that trusts NOT NULL would read columns the rows lack */
+	for (i = hdr.natts; i < (uint32) natts; i++)
+		if (attrs[i].present)
+			all_slow = true;
 	if ((rawlen - ROW_BATCH_HEADER_SIZE) / ROW_BATCH_MIN_ROW_SIZE < hdr.row_count)
 		return "batch is too short for its number of rows";
 
@@ -207,12 +217,14 @@ row_batch_check(const char *raw, uint64 rawlen, const RowBatchAttr *attrs,
 	for (i = 0; i < hdr.row_count; i++)
 	{
 		uint64		len = 0;
+		bool		slow = all_slow;
 		const char *problem;
 
-		problem = check_row(raw, off, rawlen - off, hdr.natts, attrs, &len);
+		problem = check_row(raw, off, rawlen - off, hdr.natts, attrs, &len,
+							&slow);
 		if (problem != NULL)
 			return problem;
-		row_offsets[i] = (uint32) off;
+		row_offsets[i] = (uint32) off | (slow ? ROW_BATCH_SLOW_ROW : 0);
 		off = MAXALIGN(off + len);
 		if (off > rawlen)
 			return "row padding runs past the end of the batch";
@@ -236,6 +248,9 @@ row_batch_attrs(TupleDesc desc, RowBatchAttr *attrs)
 		attrs[i].attlen = att->attlen;
 		attrs[i].attbyval = att->attbyval;
 		attrs[i].attalign = att->attalign;
+		attrs[i].notnull = compat_attr_deform_notnull(desc, i);
+		attrs[i].present = attrs[i].notnull && !att->atthasmissing &&
+			!att->attisdropped;
 	}
 }
 

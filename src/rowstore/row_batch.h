@@ -14,7 +14,8 @@
  *	  PostgreSQL's own tuple deforming reads it, lazily and only up to the
  *	  columns a query needs.  Before that, row_batch_check() has proved
  *	  that deforming every row with the scan's column layout stays inside
- *	  the row: the batch is untrusted bytes from disk.
+ *	  the row: the batch is untrusted bytes from disk.  (Batches are at most
+ *	  1 GB, so row offsets fit in 31 bits; the top bit marks slow rows.)
  *
  *	  The checker is a pure function (no allocation, no ereport; the caller
  *	  passes every buffer), so test/fuzz runs it outside the server.  The
@@ -42,12 +43,20 @@ typedef struct RowBatchHeader
 /* The smallest row: a MinimalTuple header with no nulls and no data. */
 #define ROW_BATCH_MIN_ROW_SIZE	MAXALIGN(offsetof(MinimalTupleData, t_bits))
 
-/* How a column is laid out in a row (from its pg_attribute entry). */
+/*
+ * How a column is laid out in a row (from its pg_attribute entry), and
+ * what PostgreSQL's deforming assumes about it: the JIT-compiled deformer
+ * skips the null test of a NOT NULL column (notnull), and takes a row to
+ * hold every column up to the last NOT NULL one without a missing value
+ * (present).
+ */
 typedef struct RowBatchAttr
 {
 	int16		attlen;
 	bool		attbyval;
 	char		attalign;
+	bool		notnull;
+	bool		present;
 } RowBatchAttr;
 
 /*
@@ -56,7 +65,16 @@ typedef struct RowBatchAttr
  * attrs[0 .. natts) the rows will be deformed with.  On success stores the
  * offset of each row's MinimalTuple in row_offsets[0 .. expected_rows) and
  * returns NULL; otherwise returns a static string saying what is wrong.
+ *
+ * A row that breaks what the layout's NOT NULL columns promise (a NULL in
+ * one, or one the row lacks) is well formed, but only a deformer that
+ * follows the null bitmap and the row's natts may read it: its offset has
+ * ROW_BATCH_SLOW_ROW set.  Such rows are legitimate exactly while ALTER
+ * TABLE checks a new NOT NULL constraint against existing rows, and
+ * damage otherwise; the caller deforms them itself.
  */
+#define ROW_BATCH_SLOW_ROW		0x80000000U
+#define ROW_BATCH_OFFSET(o)		((o) & ~ROW_BATCH_SLOW_ROW)
 extern const char *row_batch_check(const char *raw, uint64 rawlen,
 								   const RowBatchAttr *attrs, int natts,
 								   uint32 expected_rows, uint32 *row_offsets);

@@ -267,9 +267,29 @@ row_reader_reset(RowReader *r)
 void
 row_reader_store_row(RowReader *r, uint32 i, TupleTableSlot *slot)
 {
-	MinimalTuple tup = (MinimalTuple) (r->raw + r->row_offsets[i]);
+	uint32		offset = r->row_offsets[i];
+	MinimalTuple tup = (MinimalTuple) (r->raw + ROW_BATCH_OFFSET(offset));
 
-	if (TTS_IS_MINIMALTUPLE(slot))
+	if (offset & ROW_BATCH_SLOW_ROW)
+	{
+		HeapTupleData htup;
+
+		/*
+		 * The row has a NULL where the slot's descriptor promises NOT NULL
+		 * (ALTER TABLE checking a new constraint reads such rows, and
+		 * raises its own error): deform it here, following the null
+		 * bitmap, so that no deformer trusting the promise reads it.
+		 */
+		ExecClearTuple(slot);
+		htup.t_len = tup->t_len + MINIMAL_TUPLE_OFFSET;
+		htup.t_data = (HeapTupleHeader) ((char *) tup - MINIMAL_TUPLE_OFFSET);
+		ItemPointerSetInvalid(&htup.t_self);
+		htup.t_tableOid = RelationGetRelid(r->rel);
+		heap_deform_tuple(&htup, slot->tts_tupleDescriptor, slot->tts_values,
+						  slot->tts_isnull);
+		ExecStoreVirtualTuple(slot);
+	}
+	else if (TTS_IS_MINIMALTUPLE(slot))
 		ExecStoreMinimalTuple(tup, slot, false);
 	else
 		ExecForceStoreMinimalTuple(tup, slot, false);

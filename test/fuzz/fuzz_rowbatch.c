@@ -304,7 +304,7 @@ encode_batch(Reader *r, const RowBatchAttr *attrs, int natts, int nrows)
 
 		for (a = 0; a < natts; a++)
 		{
-			cells[row][a].isnull = take(r, 5) == 0;
+			cells[row][a].isnull = !attrs[a].notnull && take(r, 5) == 0;
 			hasnull |= cells[row][a].isnull;
 		}
 		hoff = MAXALIGN(offsetof(MinimalTupleData, t_bits) +
@@ -439,17 +439,28 @@ static volatile uint32 sink;
  */
 static void
 reference_deform(const char *tup, const RowBatchAttr *attrs, int natts_desc,
-				 bool compare, int row)
+				 bool compare, int row, bool slow)
 {
 	const MinimalTupleData *mt = (const MinimalTupleData *) tup;
 	const char *tp = tup + mt->t_hoff - MINIMAL_TUPLE_OFFSET;
 	bool		hasnulls = (mt->t_infomask & HEAP_HASNULL) != 0;
 	const bits8 *bp = mt->t_bits;
-	int			natts = Min((int) (mt->t_infomask2 & HEAP_NATTS_MASK), natts_desc);
+	int			row_natts = (int) (mt->t_infomask2 & HEAP_NATTS_MASK);
+	int			guaranteed = -1;
 	uint32		off = 0;
 	int			a;
 
-	for (a = 0; a < natts; a++)
+	/*
+	 * As the JIT-compiled deformer: columns up to the last "present" one are
+	 * taken to be in the row whatever its natts says, and a NOT NULL
+	 * column's null bit is not looked at.  A slow row is deformed as
+	 * heap_deform_tuple does, which follows the bitmap and natts.
+	 */
+	for (a = 0; a < natts_desc && !slow; a++)
+		if (attrs[a].present)
+			guaranteed = a;
+
+	for (a = 0; a < natts_desc; a++)
 	{
 		const RowBatchAttr *att = &attrs[a];
 		const char *p;
@@ -457,7 +468,9 @@ reference_deform(const char *tup, const RowBatchAttr *attrs, int natts_desc,
 		uint32		i;
 		uint32		sum = 0;
 
-		if (hasnulls && att_isnull(a, bp))
+		if (a > guaranteed && a >= row_natts)
+			break;				/* the column's missing value */
+		if ((slow || !att->notnull) && hasnulls && att_isnull(a, bp))
 		{
 			FUZZ_CHECK(!compare || cells[row][a].isnull,
 					   "row %d column %d decodes as NULL", row, a);
@@ -533,6 +546,7 @@ static uint64 stat_lies;
 static uint64 stat_mutants;
 static uint64 stat_accepted;
 static bool last_accepted;
+static uint32 last_slow_rows;
 
 /* Checks batch[0 .. len) in place; deforms every row when accepted. */
 static void
@@ -547,6 +561,7 @@ check_and_deform(const char *batch, size_t len, const RowBatchAttr *attrs,
 
 	problem = row_batch_check(placed, len, attrs, natts_desc, expected_rows,
 							  offsets_a);
+	last_slow_rows = 0;
 	again = row_batch_check(placed, len, attrs, natts_desc, expected_rows,
 							offsets_b);
 	FUZZ_CHECK((problem == NULL) == (again == NULL) &&
@@ -562,16 +577,21 @@ check_and_deform(const char *batch, size_t len, const RowBatchAttr *attrs,
 	for (i = 0; i < expected_rows; i++)
 	{
 		uint32		t_len;
+		uint32		o = ROW_BATCH_OFFSET(offsets_a[i]);
+		bool		slow = (offsets_a[i] & ROW_BATCH_SLOW_ROW) != 0;
 
 		FUZZ_CHECK(offsets_a[i] == offsets_b[i], "row offsets differ between runs");
-		FUZZ_CHECK(offsets_a[i] % MAXIMUM_ALIGNOF == 0 &&
-				   offsets_a[i] >= ROW_BATCH_HEADER_SIZE &&
-				   (i == 0 || offsets_a[i] > offsets_a[i - 1]) &&
-				   offsets_a[i] + ROW_BATCH_MIN_ROW_SIZE <= len,
-				   "row %u has an impossible offset %u", i, offsets_a[i]);
-		memcpy(&t_len, placed + offsets_a[i], sizeof(t_len));
-		FUZZ_CHECK(offsets_a[i] + (uint64) t_len <= len, "row %u runs past the batch", i);
-		reference_deform(placed + offsets_a[i], attrs, natts_desc, compare, (int) i);
+		FUZZ_CHECK(o % MAXIMUM_ALIGNOF == 0 &&
+				   o >= ROW_BATCH_HEADER_SIZE &&
+				   (i == 0 || o > ROW_BATCH_OFFSET(offsets_a[i - 1])) &&
+				   o + ROW_BATCH_MIN_ROW_SIZE <= len,
+				   "row %u has an impossible offset %u", i, o);
+		memcpy(&t_len, placed + o, sizeof(t_len));
+		FUZZ_CHECK(o + (uint64) t_len <= len, "row %u runs past the batch", i);
+		/* a truthful row keeps every NOT NULL promise */
+		FUZZ_CHECK(!compare || !slow, "row %u of a valid batch is slow", i);
+		last_slow_rows += slow ? 1 : 0;
+		reference_deform(placed + o, attrs, natts_desc, compare, (int) i, slow);
 	}
 }
 
@@ -668,6 +688,9 @@ fuzz_one(const uint8 *data, size_t len)
 		attrs[a].attlen = s->attlen != 0 ? s->attlen : (int16) (1 + take(&r, 24));
 		attrs[a].attbyval = s->attbyval;
 		attrs[a].attalign = s->attalign;
+		attrs[a].notnull = take(&r, 4) == 0;
+		/* columns the batch's rows lack have a missing value */
+		attrs[a].present = attrs[a].notnull && a < natts && take(&r, 2) == 0;
 	}
 	if (nrows == 0)
 		nrows = 1;
@@ -698,6 +721,24 @@ fuzz_one(const uint8 *data, size_t len)
 		stat_valid++;
 		check_and_deform(batch_buf, blen, attrs, natts_desc, (uint32) nrows,
 						 take(&r, 2) == 0, true, true);
+	}
+
+	/*
+	 * The same batch read with a NOT NULL column (without a missing value)
+	 * that its rows lack: the JIT deformer would read it from the row, so
+	 * every row must be slow.
+	 */
+	if (!lie_told && natts < natts_desc)
+	{
+		int			lacking = natts + (int) take(&r, (uint32) (natts_desc - natts));
+		RowBatchAttr saved = attrs[lacking];
+
+		attrs[lacking].notnull = attrs[lacking].present = true;
+		check_and_deform(batch_buf, blen, attrs, natts_desc, (uint32) nrows,
+						 take(&r, 2) == 0, false, false);
+		FUZZ_CHECK(!last_accepted || last_slow_rows == (uint32) nrows,
+				   "rows lacking NOT NULL column %d are not all slow", lacking);
+		attrs[lacking] = saved;
 	}
 
 	/* mutants of it, each also with a different expected row count */
