@@ -12,6 +12,7 @@
 #include "catalog/stripe_meta.h"
 #include "colstore/col_ddl.h"
 #include "colstore/col_scan.h"
+#include "colstore/col_tableam.h"
 #include "colstore/col_writer.h"
 #include "format/storage_am.h"
 
@@ -23,6 +24,8 @@ insert_row(void *writer, Relation rel, TupleTableSlot *slot, CommandId cid)
 
 const StorageAm colcompress_storage_am = {
 	.name = "colcompress",
+	.is_am = is_colcompress,
+	.metadata_table = "stripe",
 	.writer_ops = &col_writer_ops,
 	.insert = insert_row,
 	.delete_metadata = stripe_meta_delete_storage,
@@ -77,10 +80,4 @@ col_estimate_size(Relation rel, int32 *attr_widths, BlockNumber *pages,
 {
 	storage_am_estimate_size(&colcompress_storage_am, rel, attr_widths, pages,
 							 tuples, allvisfrac);
-}
-
-void
-col_relation_dropped(Relation rel)
-{
-	storage_am_relation_dropped(&colcompress_storage_am, rel);
 }

@@ -37,7 +37,4 @@ extern void col_estimate_size(Relation rel, int32 *attr_widths,
 							  BlockNumber *pages, double *tuples,
 							  double *allvisfrac);
 
-/* Forgets a dropped relation's buffered rows and metadata. */
-extern void col_relation_dropped(Relation rel);
-
 #endif							/* STORAGE_ENGINE_COL_DDL_H */

@@ -23,6 +23,9 @@
 typedef struct StorageAm
 {
 	const char *name;			/* "colcompress" */
+	bool		(*is_am) (Relation rel);	/* does rel use this AM? */
+	/* the main metadata table: absent while DROP EXTENSION runs */
+	const char *metadata_table;
 	/* the write buffer: pending_writer() creates it, insert() fills it */
 	const PendingWriterOps *writer_ops;
 	void		(*insert) (void *writer, Relation rel, TupleTableSlot *slot,

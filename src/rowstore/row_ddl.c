@@ -13,6 +13,7 @@
 #include "format/storage_am.h"
 #include "rowstore/row_ddl.h"
 #include "rowstore/row_scan.h"
+#include "rowstore/row_tableam.h"
 #include "rowstore/row_writer.h"
 
 static void
@@ -23,6 +24,8 @@ insert_row(void *writer, Relation rel, TupleTableSlot *slot, CommandId cid)
 
 const StorageAm rowcompress_storage_am = {
 	.name = "rowcompress",
+	.is_am = is_rowcompress,
+	.metadata_table = "batch",
 	.writer_ops = &row_writer_ops,
 	.insert = insert_row,
 	.delete_metadata = batch_meta_delete_storage,
@@ -77,10 +80,4 @@ row_estimate_size(Relation rel, int32 *attr_widths, BlockNumber *pages,
 {
 	storage_am_estimate_size(&rowcompress_storage_am, rel, attr_widths, pages,
 							 tuples, allvisfrac);
-}
-
-void
-row_relation_dropped(Relation rel)
-{
-	storage_am_relation_dropped(&rowcompress_storage_am, rel);
 }
