@@ -62,6 +62,10 @@ CREATE TABLE engine.stripe (
 	chunk_group_count int NOT NULL,
 	chunk_group_row_limit int NOT NULL,
 	column_count int NOT NULL,
+	-- per column (index = attribute number): the stripe's zone map
+	attr_min bytea[] NOT NULL,			-- NULL element: no bound
+	attr_max bytea[] NOT NULL,
+	attr_null_count bigint[] NOT NULL,
 	PRIMARY KEY (storage_id, stripe_num)
 );
 

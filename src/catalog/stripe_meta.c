@@ -42,7 +42,10 @@ enum
 	Anum_stripe_chunk_group_count,
 	Anum_stripe_chunk_group_row_limit,
 	Anum_stripe_column_count,
-	Natts_stripe = Anum_stripe_column_count
+	Anum_stripe_attr_min,
+	Anum_stripe_attr_max,
+	Anum_stripe_attr_null_count,
+	Natts_stripe = Anum_stripe_attr_null_count
 };
 
 enum
@@ -113,6 +116,43 @@ int8_array_values(Datum array, int *n)
 	return out;
 }
 
+static ArrayType *
+bytea_array(bytea **values, int n)
+{
+	Datum	   *d = palloc(sizeof(Datum) * Max(n, 1));
+	bool	   *nulls = palloc(sizeof(bool) * Max(n, 1));
+	int			dims[1] = {n};
+	int			lbs[1] = {1};
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		d[i] = PointerGetDatum(values[i]);
+		nulls[i] = values[i] == NULL;
+	}
+	return construct_md_array(d, nulls, 1, dims, lbs, BYTEAOID, -1, false,
+							  TYPALIGN_INT);
+}
+
+static bytea **
+bytea_array_values(Datum array, int expected)
+{
+	ArrayType  *arr = DatumGetArrayTypeP(array);
+	Datum	   *elems;
+	bool	   *nulls;
+	bytea	  **out;
+	int			n;
+	int			i;
+
+	deconstruct_array(arr, BYTEAOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
+	if (n != expected)
+		return NULL;
+	out = palloc0(sizeof(bytea *) * Max(n, 1));
+	for (i = 0; i < n; i++)
+		out[i] = nulls[i] ? NULL : DatumGetByteaPCopy(elems[i]);
+	return out;
+}
+
 static StripeMeta *
 stripe_from_tuple(HeapTuple tuple, TupleDesc desc)
 {
@@ -147,6 +187,13 @@ stripe_from_tuple(HeapTuple tuple, TupleDesc desc)
 		s->runs[i].first = pairs[2 * i];
 		s->runs[i].count = pairs[2 * i + 1];
 	}
+
+	s->attr_min = bytea_array_values(values[Anum_stripe_attr_min - 1], s->column_count);
+	s->attr_max = bytea_array_values(values[Anum_stripe_attr_max - 1], s->column_count);
+	s->attr_null_count = int8_array_values(values[Anum_stripe_attr_null_count - 1], &n);
+	if (s->attr_min == NULL || s->attr_max == NULL ||
+		s->attr_null_count == NULL || n != s->column_count)
+		meta_corrupted("stripe", s->storage_id, "malformed zone map");
 
 	pairs = int8_array_values(values[Anum_stripe_command_ids - 1], &n);
 	if (pairs == NULL || n % 2 != 0 || n == 0)
@@ -319,6 +366,10 @@ stripe_meta_insert(const StripeMeta *s, const uint32 *group_rows,
 		values[Anum_stripe_chunk_group_count - 1] = Int32GetDatum(s->chunk_group_count);
 		values[Anum_stripe_chunk_group_row_limit - 1] = Int32GetDatum(s->chunk_group_row_limit);
 		values[Anum_stripe_column_count - 1] = Int32GetDatum(s->column_count);
+		values[Anum_stripe_attr_min - 1] = PointerGetDatum(bytea_array(s->attr_min, s->column_count));
+		values[Anum_stripe_attr_max - 1] = PointerGetDatum(bytea_array(s->attr_max, s->column_count));
+		values[Anum_stripe_attr_null_count - 1] =
+			PointerGetDatum(int8_array(s->attr_null_count, s->column_count));
 
 		rel = meta_table_open("stripe", RowExclusiveLock);
 		tuple = heap_form_tuple(RelationGetDescr(rel), values, nulls);

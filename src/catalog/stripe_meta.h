@@ -42,6 +42,10 @@ typedef struct StripeMeta
 	int			chunk_group_count;
 	int			chunk_group_row_limit;
 	int			column_count;
+	/* zone map per column, [column_count]; NULL bound: none */
+	bytea	  **attr_min;
+	bytea	  **attr_max;
+	uint64	   *attr_null_count;
 	bool		written_by_me;	/* by the current transaction */
 } StripeMeta;
 

@@ -19,15 +19,12 @@
 #include "colstore/col_reader.h"
 #include "colstore/col_scan.h"
 #include "format/pending_writes.h"
-#include "format/row_number.h"
 #include "format/storage.h"
 
 typedef struct ColScanDescData
 {
 	TableScanDescData base;
 	ColReader  *reader;
-	int64		pos;			/* row of the batch last returned */
-	bool		have_batch;
 	/* ANALYZE: total chunk groups, and the last one handed out */
 	int64		analyze_groups;
 	int64		analyze_last_group;
@@ -76,33 +73,6 @@ col_scan_rescan(TableScanDesc sscan, struct ScanKeyData *key, bool set_params,
 	ColScanDesc scan = (ColScanDesc) sscan;
 
 	col_reader_reset(scan->reader, true);
-	scan->have_batch = false;
-}
-
-static void
-store_row(ColReader *r, uint32 row, TupleTableSlot *slot)
-{
-	RowBatch   *b = &r->batch;
-	int			natts = slot->tts_tupleDescriptor->natts;
-	int			a;
-
-	ExecClearTuple(slot);
-	for (a = 0; a < natts; a++)
-	{
-		if (a < b->natts && b->cols[a].loaded)
-		{
-			slot->tts_values[a] = b->cols[a].values[row];
-			slot->tts_isnull[a] = b->cols[a].isnull[row];
-		}
-		else
-		{
-			slot->tts_values[a] = (Datum) 0;
-			slot->tts_isnull[a] = true;
-		}
-	}
-	ExecStoreVirtualTuple(slot);
-	row_number_to_tid(b->rownums[row], &slot->tts_tid);
-	slot->tts_tableOid = RelationGetRelid(r->rel);
 }
 
 bool
@@ -110,35 +80,9 @@ col_scan_getnextslot(TableScanDesc sscan, ScanDirection direction,
 					 TupleTableSlot *slot)
 {
 	ColScanDesc scan = (ColScanDesc) sscan;
-	ColReader  *r = scan->reader;
-	bool		forward = !ScanDirectionIsBackward(direction);
 
-	if (r->desc != slot->tts_tupleDescriptor)
-		col_reader_use_desc(r, slot->tts_tupleDescriptor);
-	for (;;)
-	{
-		if (scan->have_batch)
-		{
-			int64		next = scan->pos + (forward ? 1 : -1);
-
-			if (next >= 0 && next < (int64) r->batch.nrows)
-			{
-				scan->pos = next;
-				store_row(r, (uint32) next, slot);
-				return true;
-			}
-		}
-		if (!col_reader_next_batch(r, forward))
-		{
-			/* stay past the end, so the opposite direction resumes */
-			if (scan->have_batch)
-				scan->pos = forward ? (int64) r->batch.nrows : -1;
-			ExecClearTuple(slot);
-			return false;
-		}
-		scan->have_batch = true;
-		scan->pos = forward ? -1 : (int64) r->batch.nrows;
-	}
+	return col_reader_next_slot(scan->reader,
+								!ScanDirectionIsBackward(direction), slot);
 }
 
 Size
@@ -191,7 +135,7 @@ col_scan_analyze_next_block(TableScanDesc sscan, COMPAT_ANALYZE_BLOCK_ARGS)
 		foreach(lc, r->stripes)
 			scan->analyze_groups += ((StripeMeta *) lfirst(lc))->chunk_group_count;
 	}
-	scan->have_batch = false;
+	r->have_batch = false;
 	if (nblocks == 0 || scan->analyze_groups == 0)
 		return true;
 
@@ -206,8 +150,8 @@ col_scan_analyze_next_block(TableScanDesc sscan, COMPAT_ANALYZE_BLOCK_ARGS)
 		if (group < base + s->chunk_group_count)
 		{
 			col_reader_load_group(r, si, (int) (group - base));
-			scan->have_batch = true;
-			scan->pos = -1;
+			r->have_batch = true;
+			r->pos = -1;
 			break;
 		}
 		base += s->chunk_group_count;
@@ -220,12 +164,12 @@ col_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin,
 							double *liverows, double *deadrows,
 							TupleTableSlot *slot)
 {
-	ColScanDesc scan = (ColScanDesc) sscan;
+	ColReader  *r = ((ColScanDesc) sscan)->reader;
 
-	if (!scan->have_batch || scan->pos + 1 >= (int64) scan->reader->batch.nrows)
+	if (!r->have_batch || r->pos + 1 >= (int64) r->batch.nrows)
 		return false;
-	scan->pos++;
-	store_row(scan->reader, (uint32) scan->pos, slot);
+	r->pos++;
+	col_reader_store_row(r, (uint32) r->pos, slot);
 	*liverows += 1;
 	return true;
 }

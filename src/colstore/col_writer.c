@@ -28,10 +28,10 @@
 #include "utils/datum.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
-#include "utils/typcache.h"
 
 #include "catalog/options.h"
 #include "catalog/stripe_meta.h"
+#include "catalog/zone_map.h"
 #include "codec/codec.h"
 #include "codec/value_encoding.h"
 #include "colstore/col_writer.h"
@@ -44,9 +44,6 @@
 
 /* First row-number reservation of a writer; later ones double. */
 #define FIRST_ROW_RESERVATION 64
-
-/* Larger min/max values are not kept: the zone map is for small values. */
-#define MINMAX_MAX_BYTES	256
 
 struct ColWriter
 {
@@ -320,44 +317,18 @@ col_writer_insert(ColWriter *w, Relation rel, TupleTableSlot *slot,
 	slot->tts_tableOid = RelationGetRelid(rel);
 }
 
-/* Serialized form of a min/max Datum, or NULL when too large. */
-static bytea *
-serialize_bound(Datum value, Form_pg_attribute attr)
+/*
+ * Min and max of rows [start, end) of column attno; false when the column
+ * has no zone map or no non-NULL value there.
+ */
+static bool
+chunk_minmax(ColWriter *w, int attno, uint32 start, uint32 end,
+			 FmgrInfo *cmp, Datum *min, Datum *max)
 {
-	Size		len;
-	bytea	   *b;
-
-	if (attr->attbyval)
-		len = attr->attlen;
-	else
-		len = datumGetSize(value, false, attr->attlen);
-	if (len > MINMAX_MAX_BYTES)
-		return NULL;
-	b = palloc(VARHDRSZ + len);
-	SET_VARSIZE(b, VARHDRSZ + len);
-	if (attr->attbyval)
-		store_att_byval(VARDATA(b), value, attr->attlen);
-	else
-		memcpy(VARDATA(b), DatumGetPointer(value), len);
-	return b;
-}
-
-static void
-compute_minmax(ColWriter *w, int attno, uint32 start, uint32 end,
-			   ChunkMeta *chunk, MemoryContext result_cxt)
-{
-	Form_pg_attribute attr = TupleDescAttr(w->tupdesc, attno);
-	TypeCacheEntry *tc;
-	Datum		min = 0;
-	Datum		max = 0;
+	Oid			collation = TupleDescAttr(w->tupdesc, attno)->attcollation;
 	bool		have = false;
 	uint32		r;
 
-	if (attr->attisdropped)
-		return;
-	tc = lookup_type_cache(attr->atttypid, TYPECACHE_CMP_PROC_FINFO);
-	if (!OidIsValid(tc->cmp_proc_finfo.fn_oid))
-		return;
 	for (r = start; r < end; r++)
 	{
 		Datum		v;
@@ -367,31 +338,15 @@ compute_minmax(ColWriter *w, int attno, uint32 start, uint32 end,
 		v = w->values[attno][r];
 		if (!have)
 		{
-			min = max = v;
+			*min = *max = v;
 			have = true;
-			continue;
 		}
-		if (DatumGetInt32(FunctionCall2Coll(&tc->cmp_proc_finfo,
-											attr->attcollation, v, min)) < 0)
-			min = v;
-		else if (DatumGetInt32(FunctionCall2Coll(&tc->cmp_proc_finfo,
-												 attr->attcollation, v, max)) > 0)
-			max = v;
+		else if (DatumGetInt32(FunctionCall2Coll(cmp, collation, v, *min)) < 0)
+			*min = v;
+		else if (DatumGetInt32(FunctionCall2Coll(cmp, collation, v, *max)) > 0)
+			*max = v;
 	}
-	if (have)
-	{
-		MemoryContext old = MemoryContextSwitchTo(result_cxt);
-		bytea	   *bmin = serialize_bound(min, attr);
-		bytea	   *bmax = serialize_bound(max, attr);
-
-		/* a zone map needs both ends */
-		if (bmin != NULL && bmax != NULL)
-		{
-			chunk->min_value = bmin;
-			chunk->max_value = bmax;
-		}
-		MemoryContextSwitchTo(old);
-	}
+	return have;
 }
 
 void
@@ -407,6 +362,10 @@ col_writer_flush(ColWriter *w, Relation rel)
 	const Codec *codec = codec_by_id(w->opts.codec);
 	MemoryContext flush_cxt;
 	MemoryContext old;
+	FmgrInfo  **cmps;
+	bool	   *have_stripe_bounds;
+	Datum	   *stripe_min;
+	Datum	   *stripe_max;
 	uint32		g;
 	int			a;
 	int			i;
@@ -423,6 +382,16 @@ col_writer_flush(ColWriter *w, Relation rel)
 
 	ngroups = (w->nrows + group_limit - 1) / group_limit;
 	chunks = palloc0(sizeof(ChunkMeta) * ngroups * Max(natts, 1));
+	cmps = palloc(sizeof(FmgrInfo *) * Max(natts, 1));
+	have_stripe_bounds = palloc0(sizeof(bool) * Max(natts, 1));
+	stripe_min = palloc0(sizeof(Datum) * Max(natts, 1));
+	stripe_max = palloc0(sizeof(Datum) * Max(natts, 1));
+	memset(&stripe, 0, sizeof(stripe));
+	stripe.attr_min = palloc0(sizeof(bytea *) * Max(natts, 1));
+	stripe.attr_max = palloc0(sizeof(bytea *) * Max(natts, 1));
+	stripe.attr_null_count = palloc0(sizeof(uint64) * Max(natts, 1));
+	for (a = 0; a < natts; a++)
+		cmps[a] = zone_map_cmp(TupleDescAttr(w->tupdesc, a));
 	group_rows = palloc(sizeof(uint32) * ngroups);
 	initStringInfo(&stream);
 
@@ -481,12 +450,50 @@ col_writer_flush(ColWriter *w, Relation rel)
 
 			MemoryContextSwitchTo(flush_cxt);
 			appendBinaryStringInfo(&stream, stored, stored_len);
-			compute_minmax(w, a, start, end, c, flush_cxt);
 			MemoryContextReset(w->chunk_cxt);
+
+			stripe.attr_null_count[a] += c->null_count;
+			if (cmps[a] != NULL)
+			{
+				Form_pg_attribute attr = TupleDescAttr(w->tupdesc, a);
+				Datum		min = 0;
+				Datum		max = 0;
+
+				if (chunk_minmax(w, a, start, end, cmps[a], &min, &max))
+				{
+					c->min_value = zone_bound_serialize(min, attr);
+					c->max_value = zone_bound_serialize(max, attr);
+					if (c->min_value == NULL || c->max_value == NULL)
+						c->min_value = c->max_value = NULL;
+					if (!have_stripe_bounds[a])
+					{
+						stripe_min[a] = min;
+						stripe_max[a] = max;
+						have_stripe_bounds[a] = true;
+					}
+					else
+					{
+						if (DatumGetInt32(FunctionCall2Coll(cmps[a], attr->attcollation,
+															min, stripe_min[a])) < 0)
+							stripe_min[a] = min;
+						if (DatumGetInt32(FunctionCall2Coll(cmps[a], attr->attcollation,
+															max, stripe_max[a])) > 0)
+							stripe_max[a] = max;
+					}
+				}
+			}
 		}
 	}
 
-	memset(&stripe, 0, sizeof(stripe));
+	for (a = 0; a < natts; a++)
+	{
+		if (!have_stripe_bounds[a])
+			continue;
+		stripe.attr_min[a] = zone_bound_serialize(stripe_min[a], TupleDescAttr(w->tupdesc, a));
+		stripe.attr_max[a] = zone_bound_serialize(stripe_max[a], TupleDescAttr(w->tupdesc, a));
+		if (stripe.attr_min[a] == NULL || stripe.attr_max[a] == NULL)
+			stripe.attr_min[a] = stripe.attr_max[a] = NULL;
+	}
 	{
 		StorageMeta meta;
 
