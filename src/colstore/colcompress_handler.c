@@ -7,6 +7,7 @@
  */
 #include "compat/compat.h"
 
+#include "access/tableam.h"
 #include "fmgr.h"
 
 PG_FUNCTION_INFO_V1(colcompress_handler);
@@ -14,9 +15,6 @@ PG_FUNCTION_INFO_V1(colcompress_handler);
 Datum
 colcompress_handler(PG_FUNCTION_ARGS)
 {
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("access method \"colcompress\" is not supported yet"),
-			 errhint("Use the heap access method until colcompress lands.")));
-	PG_RETURN_NULL();
+	/* TEMPORARY scaffolding for the options branch: reverted before merge. */
+	return PointerGetDatum(GetHeapamTableAmRoutine());
 }
