@@ -12,6 +12,7 @@
 
 #include "fmgr.h"
 
+#include "catalog/options.h"
 #include "guc.h"
 
 PG_MODULE_MAGIC;
@@ -20,4 +21,5 @@ void
 _PG_init(void)
 {
 	guc_define();
+	options_install_hooks();
 }
