@@ -36,3 +36,117 @@ CREATE FUNCTION engine.version()
 	AS 'MODULE_PATHNAME', 'engine_version';
 COMMENT ON FUNCTION engine.version()
 	IS 'version of the loaded storage_engine library and the codecs it was built with';
+
+-- ==== options (src/catalog/options.c) ====
+--
+-- Per-table options live in pg_class.reloptions (ALTER TABLE ... SET (...)
+-- and CREATE TABLE ... WITH (...) write them; see docs/options.md).  These
+-- functions are the equivalent of ALTER TABLE ... SET/RESET, NULL or false
+-- leaving an option as it is; the views show every table's effective
+-- options, defaults filled in by the same C code the access methods use.
+
+CREATE FUNCTION engine.alter_colcompress_table_set(
+		table_name regclass,
+		chunk_group_row_limit int DEFAULT NULL,
+		stripe_row_limit int DEFAULT NULL,
+		compression name DEFAULT NULL,
+		compression_level int DEFAULT NULL,
+		orderby text DEFAULT NULL,
+		index_scan bool DEFAULT NULL)
+	RETURNS void
+	LANGUAGE C
+	AS 'MODULE_PATHNAME', 'options_api_alter_colcompress_table_set';
+COMMENT ON FUNCTION engine.alter_colcompress_table_set(regclass, int, int, name, int, text, bool)
+	IS 'set options of a colcompress table; NULL leaves an option unchanged';
+
+CREATE FUNCTION engine.alter_colcompress_table_reset(
+		table_name regclass,
+		chunk_group_row_limit bool DEFAULT false,
+		stripe_row_limit bool DEFAULT false,
+		compression bool DEFAULT false,
+		compression_level bool DEFAULT false,
+		orderby bool DEFAULT false,
+		index_scan bool DEFAULT false)
+	RETURNS void
+	LANGUAGE C
+	AS 'MODULE_PATHNAME', 'options_api_alter_colcompress_table_reset';
+COMMENT ON FUNCTION engine.alter_colcompress_table_reset(regclass, bool, bool, bool, bool, bool, bool)
+	IS 'reset options of a colcompress table to their defaults';
+
+CREATE FUNCTION engine.alter_rowcompress_table_set(
+		table_name regclass,
+		batch_size int DEFAULT NULL,
+		compression name DEFAULT NULL,
+		compression_level int DEFAULT NULL)
+	RETURNS void
+	LANGUAGE C
+	AS 'MODULE_PATHNAME', 'options_api_alter_rowcompress_table_set';
+COMMENT ON FUNCTION engine.alter_rowcompress_table_set(regclass, int, name, int)
+	IS 'set options of a rowcompress table; NULL leaves an option unchanged';
+
+CREATE FUNCTION engine.alter_rowcompress_table_reset(
+		table_name regclass,
+		batch_size bool DEFAULT false,
+		compression bool DEFAULT false,
+		compression_level bool DEFAULT false)
+	RETURNS void
+	LANGUAGE C
+	AS 'MODULE_PATHNAME', 'options_api_alter_rowcompress_table_reset';
+COMMENT ON FUNCTION engine.alter_rowcompress_table_reset(regclass, bool, bool, bool)
+	IS 'reset options of a rowcompress table to their defaults';
+
+CREATE FUNCTION engine.colcompress_table_options(
+		table_name regclass,
+		OUT chunk_group_row_limit int,
+		OUT stripe_row_limit int,
+		OUT compression name,
+		OUT compression_level int,
+		OUT orderby text,
+		OUT index_scan bool)
+	RETURNS record
+	LANGUAGE C STRICT STABLE
+	AS 'MODULE_PATHNAME', 'options_api_colcompress_table_options';
+COMMENT ON FUNCTION engine.colcompress_table_options(regclass)
+	IS 'effective options of a colcompress table, defaults filled in';
+
+CREATE FUNCTION engine.rowcompress_table_options(
+		table_name regclass,
+		OUT batch_size int,
+		OUT compression name,
+		OUT compression_level int)
+	RETURNS record
+	LANGUAGE C STRICT STABLE
+	AS 'MODULE_PATHNAME', 'options_api_rowcompress_table_options';
+COMMENT ON FUNCTION engine.rowcompress_table_options(regclass)
+	IS 'effective options of a rowcompress table, defaults filled in';
+
+CREATE VIEW engine.colcompress_options AS
+	SELECT c.oid::regclass AS relation,
+		   o.chunk_group_row_limit,
+		   o.stripe_row_limit,
+		   o.compression,
+		   o.compression_level,
+		   o.orderby,
+		   o.index_scan
+	  FROM pg_catalog.pg_class c
+	  JOIN pg_catalog.pg_am am ON am.oid = c.relam
+	 CROSS JOIN LATERAL engine.colcompress_table_options(c.oid) o
+	 WHERE am.amname = 'colcompress'
+	   AND c.relkind IN ('r', 'm');
+COMMENT ON VIEW engine.colcompress_options
+	IS 'effective options of every colcompress table';
+GRANT SELECT ON engine.colcompress_options TO PUBLIC;
+
+CREATE VIEW engine.rowcompress_options AS
+	SELECT c.oid::regclass AS relation,
+		   o.batch_size,
+		   o.compression,
+		   o.compression_level
+	  FROM pg_catalog.pg_class c
+	  JOIN pg_catalog.pg_am am ON am.oid = c.relam
+	 CROSS JOIN LATERAL engine.rowcompress_table_options(c.oid) o
+	 WHERE am.amname = 'rowcompress'
+	   AND c.relkind IN ('r', 'm');
+COMMENT ON VIEW engine.rowcompress_options
+	IS 'effective options of every rowcompress table';
+GRANT SELECT ON engine.rowcompress_options TO PUBLIC;
