@@ -47,7 +47,6 @@
 #include "storage/lmgr.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
-#include "utils/guc.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -425,7 +424,7 @@ orderby_ident_cont(unsigned char c)
  * the input or at a comma; *quoted tells the two kinds apart.
  */
 static char *
-orderby_next_word(const char *input, const char **pp, bool *quoted)
+orderby_next_word(const char *input, const char **pp, bool *quoted, int *pos)
 {
 	const char *p = *pp;
 	char	   *word;
@@ -433,6 +432,7 @@ orderby_next_word(const char *input, const char **pp, bool *quoted)
 	while (scanner_isspace(*p))
 		p++;
 	*quoted = false;
+	*pos = (int) (p - input) + 1;
 	if (*p == '\0' || *p == ',')
 	{
 		*pp = p;
@@ -492,15 +492,16 @@ orderby_parse(const char *input)
 		OrderbyItem *item;
 		bool		quoted;
 		char	   *word;
+		int			pos;
 		ListCell   *lc;
 
-		word = orderby_next_word(input, &p, &quoted);
+		word = orderby_next_word(input, &p, &quoted, &pos);
 		if (word == NULL)
 			orderby_syntax_error(input,
 								 items == NIL && *p == '\0' ?
 								 "The list names no column." :
 								 psprintf("Expected a column name at position %d.",
-										  (int) (p - input) + 1));
+										  pos));
 		foreach(lc, items)
 		{
 			if (strcmp(((OrderbyItem *) lfirst(lc))->column, word) == 0)
@@ -512,19 +513,19 @@ orderby_parse(const char *input)
 		item = palloc0(sizeof(OrderbyItem));
 		item->column = word;
 
-		word = orderby_next_word(input, &p, &quoted);
+		word = orderby_next_word(input, &p, &quoted, &pos);
 		if (word != NULL && !quoted && strcmp(word, "asc") == 0)
-			word = orderby_next_word(input, &p, &quoted);
+			word = orderby_next_word(input, &p, &quoted, &pos);
 		else if (word != NULL && !quoted && strcmp(word, "desc") == 0)
 		{
 			item->descending = true;
-			word = orderby_next_word(input, &p, &quoted);
+			word = orderby_next_word(input, &p, &quoted, &pos);
 		}
 		/* PostgreSQL's defaults: NULLS LAST for ASC, NULLS FIRST for DESC */
 		item->nulls_first = item->descending;
 		if (word != NULL && !quoted && strcmp(word, "nulls") == 0)
 		{
-			word = orderby_next_word(input, &p, &quoted);
+			word = orderby_next_word(input, &p, &quoted, &pos);
 			if (word != NULL && !quoted && strcmp(word, "first") == 0)
 				item->nulls_first = true;
 			else if (word != NULL && !quoted && strcmp(word, "last") == 0)
@@ -532,13 +533,13 @@ orderby_parse(const char *input)
 			else
 				orderby_syntax_error(input,
 									 psprintf("Expected FIRST or LAST after NULLS at position %d.",
-											  (int) (p - input) + 1));
-			word = orderby_next_word(input, &p, &quoted);
+											  pos));
+			word = orderby_next_word(input, &p, &quoted, &pos);
 		}
 		if (word != NULL)
 			orderby_syntax_error(input,
-								 psprintf("Unexpected \"%s\" before position %d.",
-										  word, (int) (p - input) + 1));
+								 psprintf("Unexpected \"%s\" at position %d.",
+										  word, pos));
 		items = lappend(items, item);
 
 		if (*p == '\0')
@@ -697,6 +698,41 @@ orderby_check(Relation rel, List *items, bool strict, bool quiet)
 
 /* ---- Values ---- */
 
+/*
+ * A decimal integer, surrounding spaces allowed.  Unlike PostgreSQL's
+ * parse_int() there is no hex, octal or rounding of fractions: '050000' is
+ * fifty thousand.  Values beyond int32 come back clamped, for the range
+ * check to report.
+ */
+static bool
+parse_decimal(const char *value, int *result)
+{
+	const char *p = value;
+	bool		negative = false;
+	int64		v = 0;
+	bool		digits = false;
+
+	while (scanner_isspace(*p))
+		p++;
+	if (*p == '+' || *p == '-')
+		negative = (*p++ == '-');
+	while (*p >= '0' && *p <= '9')
+	{
+		if (v <= PG_INT32_MAX)
+			v = v * 10 + (*p - '0');
+		digits = true;
+		p++;
+	}
+	while (scanner_isspace(*p))
+		p++;
+	if (!digits || *p != '\0')
+		return false;
+	if (negative)
+		v = -v;
+	*result = (int) Max(Min(v, PG_INT32_MAX), PG_INT32_MIN);
+	return true;
+}
+
 static void
 option_parse(int opt, const char *value, OptionValues *vals)
 {
@@ -708,7 +744,7 @@ option_parse(int opt, const char *value, OptionValues *vals)
 	switch (def->kind)
 	{
 		case OPTION_INT:
-			if (!parse_int(value, &ival, 0, NULL))
+			if (!parse_decimal(value, &ival))
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("invalid value for integer option \"%s\": %s",
@@ -725,7 +761,7 @@ option_parse(int opt, const char *value, OptionValues *vals)
 			vals->value[opt] = ival;
 			break;
 		case OPTION_LEVEL:
-			if (!parse_int(value, &ival, 0, NULL))
+			if (!parse_decimal(value, &ival))
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("invalid value for integer option \"%s\": %s",
