@@ -11,7 +11,8 @@
  *	  lets PostgreSQL run the rest, and then validates ours and writes them
  *	  into pg_class.reloptions itself (options.c), in the same transaction.
  *
- *	  CREATE: our options are applied once the relation exists, because the
+ *	  CREATE (also CREATE TABLE AS under EXPLAIN ANALYZE): our options are
+ *	  applied once the relation exists, because the
  *	  access method it ends up with (USING, default_table_access_method, the
  *	  parent of a partition on PostgreSQL 17+) is known only then, and
  *	  because orderby needs its columns.  A table that is not ours gets
@@ -202,7 +203,7 @@ process_create_table(UtilityCall *call, CreateStmt *stmt)
 	copy = copyObject(stmt);
 	ours = extract_ours(&copy->options);
 	heap_only = first_heap_only(copy->options);
-	existed = stmt->if_not_exists && OidIsValid(created_relation(stmt->relation));
+	existed = OidIsValid(created_relation(stmt->relation));
 
 	utility_next(call, (Node *) copy);
 
@@ -210,28 +211,45 @@ process_create_table(UtilityCall *call, CreateStmt *stmt)
 		apply_after_create(stmt->relation, ours, heap_only);
 }
 
-/* CREATE TABLE AS, SELECT INTO, CREATE MATERIALIZED VIEW */
+static bool
+ctas_concerns_us(CreateTableAsStmt *stmt)
+{
+	return stmt->into != NULL && defs_concern_us(stmt->into->options);
+}
+
+/*
+ * CREATE TABLE AS, SELECT INTO, CREATE MATERIALIZED VIEW, on their own
+ * (explain == NULL) or under EXPLAIN ANALYZE, which creates the table too.
+ */
 static void
-process_create_table_as(UtilityCall *call, CreateTableAsStmt *stmt)
+process_create_table_as(UtilityCall *call, CreateTableAsStmt *stmt,
+						ExplainStmt *explain)
 {
 	CreateTableAsStmt *copy;
+	Node	   *run;
 	List	   *ours;
 	const char *heap_only;
 	bool		existed;
 
-	if (stmt->into == NULL || !defs_concern_us(stmt->into->options))
+	if (explain != NULL)
 	{
-		utility_next(call, NULL);
-		return;
-	}
+		ExplainStmt *ecopy = copyObject(explain);
 
-	copy = copyObject(stmt);
+		copy = (CreateTableAsStmt *) ((Query *) ecopy->query)->utilityStmt;
+		run = (Node *) ecopy;
+	}
+	else
+	{
+		copy = copyObject(stmt);
+		run = (Node *) copy;
+	}
 	ours = extract_ours(&copy->into->options);
 	heap_only = first_heap_only(copy->into->options);
-	existed = stmt->if_not_exists && OidIsValid(created_relation(stmt->into->rel));
+	existed = OidIsValid(created_relation(stmt->into->rel));
 
-	utility_next(call, (Node *) copy);
+	utility_next(call, run);
 
+	/* Plain EXPLAIN creates nothing, and then there is nothing to do. */
 	if (!existed)
 		apply_after_create(stmt->into->rel, ours, heap_only);
 }
@@ -487,7 +505,25 @@ options_process_utility(PlannedStmt *pstmt, const char *queryString,
 			process_create_table(&call, (CreateStmt *) parsetree);
 			break;
 		case T_CreateTableAsStmt:
-			process_create_table_as(&call, (CreateTableAsStmt *) parsetree);
+			if (ctas_concerns_us((CreateTableAsStmt *) parsetree))
+				process_create_table_as(&call, (CreateTableAsStmt *) parsetree,
+										NULL);
+			else
+				utility_next(&call, NULL);
+			break;
+		case T_ExplainStmt:
+			{
+				Query	   *query = (Query *) ((ExplainStmt *) parsetree)->query;
+
+				if (IsA(query, Query) && query->commandType == CMD_UTILITY &&
+					IsA(query->utilityStmt, CreateTableAsStmt) &&
+					ctas_concerns_us((CreateTableAsStmt *) query->utilityStmt))
+					process_create_table_as(&call,
+											(CreateTableAsStmt *) query->utilityStmt,
+											(ExplainStmt *) parsetree);
+				else
+					utility_next(&call, NULL);
+			}
 			break;
 		case T_AlterTableStmt:
 			process_alter_table(&call, (AlterTableStmt *) parsetree);
