@@ -150,3 +150,30 @@ CREATE VIEW engine.rowcompress_options AS
 COMMENT ON VIEW engine.rowcompress_options
 	IS 'effective options of every rowcompress table';
 GRANT SELECT ON engine.rowcompress_options TO PUBLIC;
+
+-- The ProcessUtility hook sees DDL once the library is loaded, which
+-- shared_preload_libraries does at server start.  Without it, the library
+-- is loaded on first use, possibly halfway through the statement that needs
+-- the hook; these event triggers (whose call loads it) handle that
+-- statement.  ENABLE ALWAYS: also under session_replication_role = replica.
+CREATE FUNCTION engine.options_ddl_command_start()
+	RETURNS event_trigger
+	LANGUAGE C
+	AS 'MODULE_PATHNAME', 'options_ddl_command_start';
+CREATE FUNCTION engine.options_ddl_command_end()
+	RETURNS event_trigger
+	LANGUAGE C
+	AS 'MODULE_PATHNAME', 'options_ddl_command_end';
+
+CREATE EVENT TRIGGER storage_engine_options_start ON ddl_command_start
+	WHEN TAG IN ('CREATE TABLE', 'CREATE TABLE AS', 'SELECT INTO',
+				 'CREATE MATERIALIZED VIEW', 'ALTER TABLE',
+				 'ALTER MATERIALIZED VIEW')
+	EXECUTE FUNCTION engine.options_ddl_command_start();
+ALTER EVENT TRIGGER storage_engine_options_start ENABLE ALWAYS;
+CREATE EVENT TRIGGER storage_engine_options_end ON ddl_command_end
+	WHEN TAG IN ('CREATE TABLE', 'CREATE TABLE AS', 'SELECT INTO',
+				 'CREATE MATERIALIZED VIEW', 'ALTER TABLE',
+				 'ALTER MATERIALIZED VIEW')
+	EXECUTE FUNCTION engine.options_ddl_command_end();
+ALTER EVENT TRIGGER storage_engine_options_end ENABLE ALWAYS;
