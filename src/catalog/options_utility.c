@@ -193,8 +193,7 @@ statement_concerns_us(Node *stmt)
 	switch (nodeTag(stmt))
 	{
 		case T_CreateStmt:
-			return ((CreateStmt *) stmt)->partspec == NULL &&
-				defs_concern_us(((CreateStmt *) stmt)->options);
+			return defs_concern_us(((CreateStmt *) stmt)->options);
 		case T_CreateTableAsStmt:
 			return ctas_concerns_us((CreateTableAsStmt *) stmt);
 		case T_ExplainStmt:
@@ -228,6 +227,21 @@ statement_concerns_us(Node *stmt)
 }
 
 /* ---- Before PostgreSQL runs the statement ---- */
+
+/*
+ * A partitioned table has no storage and so no options; PostgreSQL's own
+ * message for that differs between versions, ours does not.
+ */
+static void
+report_partitioned(List *ours, const char *relname)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+			 errmsg("cannot set option \"%s\" on partitioned table \"%s\"",
+					((DefElem *) linitial(ours))->defname, relname),
+			 errdetail("A partitioned table has no storage of its own."),
+			 errhint("Set the option on its partitions.")));
+}
 
 /*
  * CREATE TABLE [AS]: take our options out of *options.  A partitioned table
@@ -322,9 +336,19 @@ before_alter(PendingOptions *p, AlterTableStmt *stmt)
 	p->recheck_children = has_columns && stmt->relation->inh;
 
 	relkind = get_rel_relkind(p->relid);
+	if (relkind == RELKIND_PARTITIONED_TABLE)
+	{
+		foreach(lc, p->changes)
+		{
+			OptionsChange *change = (OptionsChange *) lfirst(lc);
+
+			if (!change->is_reset)
+				report_partitioned(change->defs, get_rel_name(p->relid));
+		}
+	}
 	if (relkind != RELKIND_RELATION && relkind != RELKIND_MATVIEW)
-		return p->recheck_children; /* partitioned tables, views: PostgreSQL
-									 * has the last word on options */
+		return p->recheck_children; /* views, ...: PostgreSQL has the last
+									 * word on options */
 
 	cur_am = options_am_of_relation(p->relid);
 	target_am = cur_am;
@@ -416,6 +440,15 @@ options_before(Node *stmt)
 
 				if (create->partspec == NULL)
 					p->active = before_create(p, create->relation, &create->options);
+				else
+				{
+					List	   *defs = list_copy(create->options);
+					List	   *ours = extract_ours(&defs);
+
+					/* heap's options: PostgreSQL refuses them itself */
+					if (ours != NIL)
+						report_partitioned(ours, create->relation->relname);
+				}
 			}
 			break;
 		case T_CreateTableAsStmt:

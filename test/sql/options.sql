@@ -54,9 +54,10 @@ CREATE TABLE parted_2 PARTITION OF parted FOR VALUES FROM (10) TO (20)
 	USING rowcompress WITH (batch_size = 1000);
 SELECT * FROM pg_temp.opts('parted_1');
 SELECT * FROM pg_temp.opts('parted_2');
--- a partitioned table has no storage and takes no options (PostgreSQL's rule)
+-- a partitioned table has no storage and takes no options
 CREATE TABLE parted_opts (a int) PARTITION BY RANGE (a) WITH (compression = 'zstd');
 ALTER TABLE parted SET (compression = 'zstd');
+ALTER TABLE parted RESET (compression);
 
 -- ==== CREATE TABLE AS, SELECT INTO, materialized views ====
 CREATE TABLE ctas_col USING colcompress WITH (orderby = 'x', compression = 'none')
