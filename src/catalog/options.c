@@ -974,7 +974,8 @@ options_merge(Oid relid, OptionsAm am, Datum base, Datum current,
 	bool		quiet = (flags & OPTIONS_QUIET) != 0;
 	char	   *raw[OPT_COUNT];
 	bool		mentioned[OPT_COUNT] = {0};
-	OptionValues oldvals;
+	const Codec *oldcodec;
+	char	   *oldlevel;
 	OptionValues vals;
 	List	   *dropped = NIL;
 	ArrayBuildState *astate = NULL;
@@ -983,7 +984,15 @@ options_merge(Oid relid, OptionsAm am, Datum base, Datum current,
 
 	/* Ours as they were, minus those am does not use. */
 	reloptions_ours(base, am, raw, &dropped);
-	values_parse(raw, &oldvals);
+
+	/*
+	 * The codec and level as they were, read without validating: a stored
+	 * value that is no longer valid must not stop RESET from removing it.
+	 */
+	oldcodec = raw[OPT_COMPRESSION] ? codec_by_name(raw[OPT_COMPRESSION]) : NULL;
+	if (oldcodec == NULL)
+		oldcodec = codec_by_id(OPTIONS_DEFAULT_CODEC);
+	oldlevel = raw[OPT_COMPRESSION_LEVEL];
 
 	/* PostgreSQL's own options as they are now. */
 	foreach(lc, reloptions_entries(current))
@@ -1049,7 +1058,7 @@ options_merge(Oid relid, OptionsAm am, Datum base, Datum current,
 	 * and the same command does not give a level, the level goes back to the
 	 * new codec's default.
 	 */
-	if (codec_or_default(&oldvals)->id != codec_or_default(&vals)->id &&
+	if (oldcodec->id != codec_or_default(&vals)->id &&
 		!mentioned[OPT_COMPRESSION_LEVEL] && vals.isset[OPT_COMPRESSION_LEVEL])
 	{
 		vals.isset[OPT_COMPRESSION_LEVEL] = false;
@@ -1057,9 +1066,8 @@ options_merge(Oid relid, OptionsAm am, Datum base, Datum current,
 			ereport(NOTICE,
 					(errmsg("compression_level reset to the default of codec \"%s\"",
 							codec_or_default(&vals)->name),
-					 errdetail("Level %d was chosen for codec \"%s\".",
-							   oldvals.value[OPT_COMPRESSION_LEVEL],
-							   codec_or_default(&oldvals)->name)));
+					 errdetail("Level %s was chosen for codec \"%s\".",
+							   oldlevel ? oldlevel : "?", oldcodec->name)));
 	}
 
 	if (mentioned[OPT_COMPRESSION] && vals.isset[OPT_COMPRESSION] &&
