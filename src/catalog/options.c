@@ -295,20 +295,25 @@ options_report_foreign(const char *name, OptionsAm am, Oid relid,
 	if (relname == NULL)
 		relname = psprintf("%u", relid);
 
-	if (amname == NULL)
-		amname = relation_am_name(relid);
-
 	if (am == OPTIONS_AM_OTHER)
 	{
 		if (opt < 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("unrecognized parameter \"%s\"", name)));
+		if (amname != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unrecognized parameter \"%s\"", name),
+					 errdetail("Parameter \"%s\" applies to tables of %s; table \"%s\" is being changed to access method \"%s\".",
+							   name, option_ams_text(opt), relname, amname),
+					 errhint("A table that changes to another access method loses the options of colcompress and rowcompress; leave them out of this statement.")));
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unrecognized parameter \"%s\"", name),
 				 errdetail("Parameter \"%s\" applies to tables of %s; table \"%s\" uses access method \"%s\".",
-						   name, option_ams_text(opt), relname, amname),
+						   name, option_ams_text(opt), relname,
+						   relation_am_name(relid)),
 				 errhint("Create the table with USING colcompress or USING rowcompress, or change it with ALTER TABLE ... SET ACCESS METHOD.")));
 	}
 

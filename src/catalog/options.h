@@ -138,8 +138,9 @@ extern bool options_name_is_heap_only(const char *name);
 
 /*
  * Raise the error for option "name" used on table relid of access method am.
- * For OPTIONS_AM_OTHER, amname names that access method (NULL: the table's
- * current one).  Does not return.
+ * amname, for OPTIONS_AM_OTHER only: the access method ALTER TABLE ... SET
+ * ACCESS METHOD is changing the table to (NULL: not changing).  Does not
+ * return.
  */
 pg_noreturn extern void options_report_foreign(const char *name, OptionsAm am,
 											   Oid relid, const char *amname);

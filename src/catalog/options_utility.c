@@ -364,9 +364,13 @@ before_alter(PendingOptions *p, AlterTableStmt *stmt)
 	if (target_am == OPTIONS_AM_OTHER)
 	{
 		if (p->changes != NIL)
-			options_report_foreign(((DefElem *) linitial(((OptionsChange *) linitial(p->changes))->defs))->defname,
+		{
+			OptionsChange *first = (OptionsChange *) linitial(p->changes);
+
+			options_report_foreign(((DefElem *) linitial(first->defs))->defname,
 								   OPTIONS_AM_OTHER, p->relid,
 								   has_setam ? target_amname : NULL);
+		}
 		if (cur_am == OPTIONS_AM_OTHER)
 			return p->recheck_children;
 	}
