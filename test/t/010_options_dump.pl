@@ -93,6 +93,18 @@ $node->command_ok([ 'psql', '-X', '-v', 'ON_ERROR_STOP=1', '-q', '-d', 'dst2', '
 	'plain dump into a database that has the extension');
 check_restore('dst2', 'loaded on first use, existing extension');
 
+# Loaded on first use, ALTER TABLE: every safe_psql is a new session, which
+# loads the library in the middle of the statement.
+$node->safe_psql('dst1', 'ALTER TABLE events SET (autovacuum_enabled = true)');
+$node->safe_psql('dst1',
+	'ALTER TABLE events SET (stripe_row_limit = 60000), RESET (orderby)');
+is( $node->safe_psql('dst1', q{SELECT reloptions FROM pg_class WHERE relname = 'events'}),
+	'{autovacuum_enabled=true,compression=lz4,compression_level=9,stripe_row_limit=60000,chunk_group_row_limit=5000,index_scan=false}',
+	'loaded on first use: ALTER TABLE keeps, sets and resets options');
+my ($ret, $out, $err) = $node->psql('dst1', 'ALTER TABLE events SET (fillfactor = 50)');
+like($err, qr/parameter "fillfactor" is not supported by access method "colcompress"/,
+	'loaded on first use: refusals too');
+
 # Preloaded: the ProcessUtility hook does the work.
 $node->append_conf('postgresql.conf', "shared_preload_libraries = 'storage_engine'");
 $node->restart;
