@@ -395,6 +395,11 @@ before_alter(PendingOptions *p, AlterTableStmt *stmt)
 	p->stored = options_read_reloptions(p->relid);
 	if (generic)
 	{
+		/* Refuse bad values before PostgreSQL does any work. */
+		if (target_am != OPTIONS_AM_OTHER)
+			(void) options_merge(p->relid, target_am, p->stored, p->stored,
+								 p->changes,
+								 OPTIONS_QUIET | OPTIONS_NO_COLUMN_CHECK);
 		/* PostgreSQL is going to re-validate the list: hide ours from it. */
 		if (options_reloptions_have_ours(p->stored))
 			options_write_reloptions(p->relid,

@@ -124,6 +124,7 @@ ALTER TABLE col_with SET (stripe_row_limit = '20000.5');
 ALTER TABLE col_with SET (stripe_row_limit = '0x10000');
 ALTER TABLE col_with SET (stripe_row_limit = 99999999999);
 ALTER TABLE col_with SET (stripe_row_limit = 999);
+ALTER TABLE col_with SET (autovacuum_enabled = true, stripe_row_limit = 999);
 ALTER TABLE col_with SET (stripe_row_limit = 10000001);
 ALTER TABLE col_with SET (chunk_group_row_limit = 999);
 ALTER TABLE col_with SET (chunk_group_row_limit = 100001);
