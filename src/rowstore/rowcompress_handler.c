@@ -7,7 +7,6 @@
  */
 #include "compat/compat.h"
 
-#include "access/tableam.h"
 #include "fmgr.h"
 
 PG_FUNCTION_INFO_V1(rowcompress_handler);
@@ -15,6 +14,9 @@ PG_FUNCTION_INFO_V1(rowcompress_handler);
 Datum
 rowcompress_handler(PG_FUNCTION_ARGS)
 {
-	/* TEMPORARY scaffolding for the options branch: reverted before merge. */
-	return PointerGetDatum(GetHeapamTableAmRoutine());
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("access method \"rowcompress\" is not supported yet"),
+			 errhint("Use the heap access method until rowcompress lands.")));
+	PG_RETURN_NULL();
 }
