@@ -12,7 +12,15 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "compat/compat.h"
+/*
+ * Server code and, with FRONTEND defined, the fuzz harness (test/fuzz).
+ * postgres.h is FRONTEND-safe (pg_controldata and pg_resetwal use it the
+ * same way) and is where Datum lives, so this file needs it in both; the
+ * server-only compat.h is not included, only its varlena part.
+ */
+#include "postgres.h"
+
+#include "compat/compat_varatt.h"
 
 #include "catalog/pg_type_d.h"
 #include "codec/value_encoding.h"

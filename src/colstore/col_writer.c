@@ -455,7 +455,6 @@ col_writer_flush(ColWriter *w, Relation rel)
 			stripe.attr_null_count[a] += c->null_count;
 			if (cmps[a] != NULL)
 			{
-				Form_pg_attribute attr = TupleDescAttr(w->tupdesc, a);
 				Datum		min = 0;
 				Datum		max = 0;
 

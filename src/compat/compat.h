@@ -25,6 +25,9 @@
 #include "varatt.h"
 #endif
 
+/* The same, for code also built with FRONTEND (see compat_varatt.h). */
+#include "compat/compat_varatt.h"
+
 /* PostgreSQL 16 declares _PG_init centrally in fmgr.h. */
 #if PG_VERSION_NUM < 160000
 extern PGDLLEXPORT void _PG_init(void);
@@ -188,6 +191,13 @@ object_ownercheck(Oid classid, Oid objectid, Oid roleid)
 	}
 	return false;				/* keep compiler quiet */
 }
+#endif
+
+/* EXPLAIN's property printers moved to a header of their own in 18. */
+#if PG_VERSION_NUM >= 180000
+#define COMPAT_EXPLAIN_FORMAT_HEADER "commands/explain_format.h"
+#else
+#define COMPAT_EXPLAIN_FORMAT_HEADER "commands/explain.h"
 #endif
 
 #endif							/* STORAGE_ENGINE_COMPAT_H */

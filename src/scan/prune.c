@@ -24,6 +24,7 @@
 
 #include "access/nbtree.h"
 #include "catalog/pg_am.h"
+#include "catalog/pg_operator_d.h"
 #include "catalog/pg_type.h"
 #include "commands/defrem.h"
 #include "executor/executor.h"
@@ -145,11 +146,27 @@ operator_info(Oid opno, Form_pg_attribute attr, Oid collation, LeafInfo *leaf)
 static bool
 analyze_leaf(Expr *clause, Index relid, TupleDesc desc, LeafInfo *leaf)
 {
+	Var		   *var;
+
 	memset(leaf, 0, sizeof(*leaf));
+
+	/* a boolean column as a clause ("WHERE b", "WHERE NOT b") is b = const */
+	if ((var = column_of((Node *) clause, relid)) != NULL ||
+		(is_notclause(clause) &&
+		 (var = column_of((Node *) get_notclausearg(clause), relid)) != NULL))
+	{
+		if (var->varattno > desc->natts || var->vartype != BOOLOID ||
+			!operator_info(BooleanEqualOperator, TupleDescAttr(desc, var->varattno - 1),
+						   InvalidOid, leaf))
+			return false;
+		leaf->kind = PRUNE_CMP;
+		leaf->attno = var->varattno;
+		leaf->value = (Expr *) makeBoolConst(!is_notclause(clause), false);
+		return true;
+	}
 	if (IsA(clause, OpExpr))
 	{
 		OpExpr	   *op = (OpExpr *) clause;
-		Var		   *var;
 		Node	   *other;
 		Oid			opno = op->opno;
 
@@ -179,8 +196,8 @@ analyze_leaf(Expr *clause, Index relid, TupleDesc desc, LeafInfo *leaf)
 	if (IsA(clause, ScalarArrayOpExpr))
 	{
 		ScalarArrayOpExpr *sa = (ScalarArrayOpExpr *) clause;
-		Var		   *var = column_of(linitial(sa->args), relid);
 
+		var = column_of(linitial(sa->args), relid);
 		if (!sa->useOr || var == NULL || var->varattno > desc->natts ||
 			!is_pseudo_constant(lsecond(sa->args)))
 			return false;
@@ -196,8 +213,8 @@ analyze_leaf(Expr *clause, Index relid, TupleDesc desc, LeafInfo *leaf)
 	if (IsA(clause, NullTest))
 	{
 		NullTest   *nt = (NullTest *) clause;
-		Var		   *var = column_of((Node *) nt->arg, relid);
 
+		var = column_of((Node *) nt->arg, relid);
 		if (nt->argisrow || var == NULL || var->varattno > desc->natts)
 			return false;
 		leaf->kind = nt->nulltesttype == IS_NULL ? PRUNE_IS_NULL : PRUNE_IS_NOT_NULL;

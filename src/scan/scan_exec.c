@@ -14,6 +14,7 @@
 
 #include "access/parallel.h"
 #include "commands/explain.h"
+#include COMPAT_EXPLAIN_FORMAT_HEADER
 #include "executor/executor.h"
 #include "nodes/extensible.h"
 #include "nodes/makefuncs.h"
