@@ -264,3 +264,12 @@ CREATE EVENT TRIGGER storage_engine_options_end ON ddl_command_end
 				 'ALTER MATERIALIZED VIEW')
 	EXECUTE FUNCTION engine.options_ddl_command_end();
 ALTER EVENT TRIGGER storage_engine_options_end ENABLE ALWAYS;
+
+-- ==== maintenance (src/colstore/col_merge.c) ====
+
+CREATE FUNCTION engine.colcompress_merge(table_name regclass)
+	RETURNS void
+	LANGUAGE C STRICT
+	AS 'MODULE_PATHNAME', 'colcompress_merge';
+COMMENT ON FUNCTION engine.colcompress_merge(regclass)
+	IS 'rewrites a colcompress table globally sorted by its orderby option (MVCC-safe, owner only)';

@@ -427,17 +427,24 @@ stripe_meta_insert(const StripeMeta *s, const uint32 *group_rows,
 	table_close(rel, RowExclusiveLock);
 }
 
+/*
+ * Deletes the rows of a storage (stripe_num < 0: all of them, else those
+ * of that stripe; both are the leading key columns of every table).
+ */
 static void
-delete_rows(const char *table, const char *index, uint64 storage_id)
+delete_rows(const char *table, const char *index, uint64 storage_id,
+			int64 stripe_num)
 {
 	Relation	rel = meta_table_open(table, RowExclusiveLock);
-	ScanKeyData key;
+	ScanKeyData keys[2];
 	SysScanDesc scan;
 	HeapTuple	tuple;
 
-	storage_key(&key, 1, storage_id);
+	storage_key(&keys[0], 1, storage_id);
+	ScanKeyInit(&keys[1], 2, BTEqualStrategyNumber, F_INT8EQ,
+				Int64GetDatum(stripe_num));
 	scan = systable_beginscan(rel, meta_table_relid(index), true,
-							  SnapshotSelf, 1, &key);
+							  SnapshotSelf, stripe_num < 0 ? 1 : 2, keys);
 	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
 		CatalogTupleDelete(rel, &tuple->t_self);
 	systable_endscan(scan);
@@ -445,11 +452,19 @@ delete_rows(const char *table, const char *index, uint64 storage_id)
 }
 
 void
+stripe_meta_delete_stripe(uint64 storage_id, uint64 stripe_num)
+{
+	delete_rows("chunk", "chunk_pkey", storage_id, (int64) stripe_num);
+	delete_rows("chunk_group", "chunk_group_pkey", storage_id, (int64) stripe_num);
+	delete_rows("stripe", "stripe_pkey", storage_id, (int64) stripe_num);
+}
+
+void
 stripe_meta_delete_storage(uint64 storage_id)
 {
-	delete_rows("chunk", "chunk_pkey", storage_id);
-	delete_rows("chunk_group", "chunk_group_pkey", storage_id);
-	delete_rows("stripe", "stripe_pkey", storage_id);
+	delete_rows("chunk", "chunk_pkey", storage_id, -1);
+	delete_rows("chunk_group", "chunk_group_pkey", storage_id, -1);
+	delete_rows("stripe", "stripe_pkey", storage_id, -1);
 	CommandCounterIncrement();
 }
 

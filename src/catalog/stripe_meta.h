@@ -77,6 +77,9 @@ extern void stripe_meta_insert(const StripeMeta *stripe,
 							   const uint32 *group_rows,
 							   const ChunkMeta *chunks);
 
+/* Removes the metadata rows of one stripe (merge). */
+extern void stripe_meta_delete_stripe(uint64 storage_id, uint64 stripe_num);
+
 /* Removes every metadata row of a storage (DROP, TRUNCATE). */
 extern void stripe_meta_delete_storage(uint64 storage_id);
 

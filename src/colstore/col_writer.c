@@ -11,6 +11,15 @@
  *	  costs few numbers and a bulk load one reservation per few thousand
  *	  rows.
  *
+ *	  With the orderby option, the rows of a stripe are sorted before it is
+ *	  written, so even a load in arbitrary order gives tight zone maps.
+ *	  Sorting moves rows to other row numbers (the stripe's reserved
+ *	  numbers are handed out again in sorted order), which is only right
+ *	  while nothing holds the TIDs given at insert: the stripe is sorted
+ *	  only when the table has no index.  Rows of different commands of the
+ *	  transaction are sorted separately, so each command still sees a
+ *	  prefix of the stripe (see stripe_visible_rows).
+ *
  *	  Memory: the writer's context holds at most one stripe of values; the
  *	  stripe is written when it reaches stripe_row_limit rows or the byte
  *	  budget, whichever comes first, so wide values cannot exhaust memory.
@@ -28,6 +37,7 @@
 #include "utils/datum.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
+#include "utils/sortsupport.h"
 
 #include "catalog/options.h"
 #include "catalog/stripe_meta.h"
@@ -349,6 +359,92 @@ chunk_minmax(ColWriter *w, int attno, uint32 start, uint32 end,
 	return have;
 }
 
+typedef struct SortState
+{
+	ColWriter  *w;
+	int			nkeys;
+	AttrNumber *attnos;
+	SortSupportData *ssup;
+} SortState;
+
+static int
+compare_rows(const void *a, const void *b, void *arg)
+{
+	SortState  *st = arg;
+	uint32		ra = *(const uint32 *) a;
+	uint32		rb = *(const uint32 *) b;
+	int			k;
+
+	for (k = 0; k < st->nkeys; k++)
+	{
+		int			col = st->attnos[k] - 1;
+		int			c = ApplySortComparator(st->w->values[col][ra], st->w->isnull[col][ra],
+											st->w->values[col][rb], st->w->isnull[col][rb],
+											&st->ssup[k]);
+
+		if (c != 0)
+			return c;
+	}
+	return (ra > rb) - (ra < rb);	/* stable */
+}
+
+/*
+ * Sorts the buffered rows by the orderby option, each command's rows
+ * separately, permuting the column arrays in place.
+ */
+static void
+sort_buffer(ColWriter *w, Relation rel)
+{
+	ColcompressOrderbyKey *keys;
+	SortState	st;
+	uint32	   *order;
+	uint32		start = 0;
+	int			natts = w->tupdesc->natts;
+	int			i;
+	int			a;
+
+	keys = colcompress_orderby_resolve(rel, w->opts.orderby, &st.nkeys);
+	st.w = w;
+	st.attnos = palloc(sizeof(AttrNumber) * st.nkeys);
+	st.ssup = palloc0(sizeof(SortSupportData) * st.nkeys);
+	for (i = 0; i < st.nkeys; i++)
+	{
+		st.attnos[i] = keys[i].attnum;
+		st.ssup[i].ssup_cxt = CurrentMemoryContext;
+		st.ssup[i].ssup_collation = keys[i].collation;
+		st.ssup[i].ssup_nulls_first = keys[i].nulls_first;
+		PrepareSortSupportFromOrderingOp(keys[i].sortop, &st.ssup[i]);
+	}
+
+	order = palloc(sizeof(uint32) * w->nrows);
+	for (i = 0; i < (int) w->nrows; i++)
+		order[i] = i;
+	for (i = 0; i < w->ncids; i++)
+	{
+		uint32		end = (uint32) w->cids[i].rows_end;
+
+		qsort_arg(order + start, end - start, sizeof(uint32), compare_rows, &st);
+		start = end;
+	}
+
+	for (a = 0; a < natts; a++)
+	{
+		Datum	   *values = MemoryContextAlloc(w->cxt, sizeof(Datum) * w->capacity);
+		bool	   *isnull = MemoryContextAlloc(w->cxt, sizeof(bool) * w->capacity);
+		uint32		r;
+
+		for (r = 0; r < w->nrows; r++)
+		{
+			values[r] = w->values[a][order[r]];
+			isnull[r] = w->isnull[a][order[r]];
+		}
+		pfree(w->values[a]);
+		pfree(w->isnull[a]);
+		w->values[a] = values;
+		w->isnull[a] = isnull;
+	}
+}
+
 void
 col_writer_flush(ColWriter *w, Relation rel)
 {
@@ -379,6 +475,9 @@ col_writer_flush(ColWriter *w, Relation rel)
 									  "colcompress stripe flush",
 									  ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(flush_cxt);
+
+	if (w->opts.orderby != NULL && RelationGetIndexList(rel) == NIL)
+		sort_buffer(w, rel);
 
 	ngroups = (w->nrows + group_limit - 1) / group_limit;
 	chunks = palloc0(sizeof(ChunkMeta) * ngroups * Max(natts, 1));
