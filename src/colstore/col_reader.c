@@ -78,6 +78,7 @@ col_reader_begin(Relation rel, Snapshot snapshot, const bool *projected,
 	r->stripe_index = -1;
 	r->group_index = -1;
 	r->batch.natts = natts;
+	r->loaded = palloc(sizeof(int) * Max(natts, 1));
 	return r;
 }
 
@@ -428,18 +429,31 @@ col_reader_store_row(ColReader *r, uint32 row, TupleTableSlot *slot)
 	int			a;
 
 	ExecClearTuple(slot);
-	for (a = 0; a < natts; a++)
+
+	/*
+	 * Columns not read stay NULL: set them once per batch and slot, then
+	 * only the loaded columns change from row to row.
+	 */
+	if (r->filled_slot != slot || r->filled_batch != b->cols)
 	{
-		if (a < b->natts && b->cols[a].loaded)
-		{
-			slot->tts_values[a] = b->cols[a].values[row];
-			slot->tts_isnull[a] = b->cols[a].isnull[row];
-		}
-		else
+		for (a = 0; a < natts; a++)
 		{
 			slot->tts_values[a] = (Datum) 0;
 			slot->tts_isnull[a] = true;
 		}
+		r->nloaded = 0;
+		for (a = 0; a < natts && a < b->natts; a++)
+			if (b->cols[a].loaded)
+				r->loaded[r->nloaded++] = a;
+		r->filled_slot = slot;
+		r->filled_batch = b->cols;
+	}
+	for (a = 0; a < r->nloaded; a++)
+	{
+		int			col = r->loaded[a];
+
+		slot->tts_values[col] = b->cols[col].values[row];
+		slot->tts_isnull[col] = b->cols[col].isnull[row];
 	}
 	ExecStoreVirtualTuple(slot);
 	row_number_to_tid(b->rownums[row], &slot->tts_tid);

@@ -52,6 +52,11 @@ typedef struct ColReader
 	/* row-at-a-time position in the batch (col_reader_next_slot) */
 	bool		have_batch;
 	int64		pos;
+	/* the slot whose unread columns are already NULL, for which batch */
+	TupleTableSlot *filled_slot;
+	ColumnBatch *filled_batch;
+	int		   *loaded;			/* indexes of the loaded columns */
+	int			nloaded;
 
 	MemoryContext stripe_cxt;
 	MemoryContext batch_cxt;

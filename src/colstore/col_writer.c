@@ -303,13 +303,20 @@ col_writer_insert(ColWriter *w, Relation rel, TupleTableSlot *slot,
 			struct varlena *v = (struct varlena *) DatumGetPointer(value);
 
 			/* stored values are never external or compressed */
-			if (VARATT_IS_EXTENDED(v))
+			if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
 			{
 				v = detoast_attr(v);
 				w->values[i][w->nrows] = PointerGetDatum(v);
 			}
 			else
-				w->values[i][w->nrows] = datumCopy(value, false, -1);
+			{
+				/* short headers stay short */
+				Size		len = VARSIZE_ANY(v);
+				char	   *copy = palloc(len);
+
+				memcpy(copy, v, len);
+				w->values[i][w->nrows] = PointerGetDatum(copy);
+			}
 			w->bytes += VARSIZE_ANY(v);
 		}
 		else
