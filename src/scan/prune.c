@@ -32,6 +32,7 @@
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
 #include "utils/array.h"
+#include "utils/datum.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -255,12 +256,22 @@ prune_clause_supported(Expr *clause, Index relid, Relation rel)
 	return supported(clause, relid, RelationGetDescr(rel));
 }
 
+/*
+ * Computes a comparison value, copied out of the expression context's
+ * per-tuple memory, which the scan resets for every row.
+ */
 static Datum
 evaluate(Expr *expr, PlanState *parent, ExprContext *econtext, bool *isnull)
 {
 	ExprState  *state = ExecInitExpr(expr, parent);
+	Datum		value = ExecEvalExprSwitchContext(state, econtext, isnull);
+	int16		typlen;
+	bool		typbyval;
 
-	return ExecEvalExprSwitchContext(state, econtext, isnull);
+	if (*isnull)
+		return (Datum) 0;
+	get_typlenbyval(exprType((Node *) expr), &typlen, &typbyval);
+	return datumCopy(value, typbyval, typlen);
 }
 
 static PruneNode *

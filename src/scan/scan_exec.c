@@ -122,15 +122,23 @@ begin_col_scan(CustomScanState *node, EState *estate, int eflags)
 	foreach(lc, used)
 		if (lfirst_int(lc) >= 1 && lfirst_int(lc) <= natts)
 			state->projected[lfirst_int(lc) - 1] = true;
-	build_prune(state);
 }
 
+/*
+ * The reader, created on the first row.  The pruning values are computed
+ * here and not at BeginCustomScan: a value may be an initplan's parameter
+ * (WHERE x > (SELECT avg(x) ...)), which can only run once the plan tree
+ * is fully initialized.
+ */
 static ColReader *
 reader_of(ColScanState *state)
 {
 	if (state->reader == NULL)
 	{
-		ColReader  *r = col_reader_begin(state->css.ss.ss_currentRelation,
+		ColReader  *r;
+
+		build_prune(state);
+		r = col_reader_begin(state->css.ss.ss_currentRelation,
 										 state->css.ss.ps.state->es_snapshot,
 										 state->projected,
 										 state->shared ? &state->shared->pscan : NULL);
@@ -200,9 +208,8 @@ rescan_col_scan(CustomScanState *node)
 {
 	ColScanState *state = (ColScanState *) node;
 
+	/* parameters may have new values: the pruning is rebuilt with the reader */
 	retire_reader(state);
-	/* parameters may have new values */
-	build_prune(state);
 }
 
 /*

@@ -62,6 +62,10 @@
 #include <unistd.h>
 
 #include "codec/codec.h"
+/* Datum and the varlena macros: postgres.h is FRONTEND-safe. */
+#include "codec/value_encoding.h"
+#include "compat/compat_varatt.h"
+#include "catalog/pg_type_d.h"
 
 /* AddressSanitizer, under either compiler. */
 #if defined(__SANITIZE_ADDRESS__)
@@ -442,6 +446,47 @@ xmalloc(size_t n)
 	return p;
 }
 
+/*
+ * The frontend allocator the StringInfo functions of libpgcommon call.
+ * PostgreSQL 16 and later leave fe_memutils out of libpgcommon_shlib
+ * (libpq must not exit on out-of-memory), so the harness supplies palloc,
+ * repalloc and pfree itself.  They are weak: where the library has them
+ * (15), whichever the linker picks behaves the same.
+ */
+__attribute__((weak)) void *
+palloc(Size size)
+{
+	void	   *p = malloc(size > 0 ? size : 1);
+
+	if (p == NULL)
+	{
+		fprintf(stderr, "fuzz: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+__attribute__((weak)) void *
+repalloc(void *pointer, Size size)
+{
+	void	   *p = realloc(pointer, size > 0 ? size : 1);
+
+	if (p == NULL)
+	{
+		fprintf(stderr, "fuzz: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+__attribute__((weak)) void
+pfree(void *pointer)
+{
+	free(pointer);
+}
+
+static void chunk_setup(void);
+
 static void
 fuzz_setup(void)
 {
@@ -453,6 +498,7 @@ fuzz_setup(void)
 	scratch_mut = xmalloc(FUZZ_MAX_COMP + 1);
 	scratch_ref = xmalloc(FUZZ_MAX_RAW + 1);
 	scratch_ext = xmalloc(FUZZ_MAX_COMP + 1);
+	chunk_setup();
 }
 
 /* ----------------------------------------------------------------
@@ -1205,6 +1251,814 @@ CODEC_TARGET_FUNCS(lz4, CODEC_LZ4)
 CODEC_TARGET_FUNCS(zstd, CODEC_ZSTD)
 CODEC_TARGET_FUNCS(deflate, CODEC_DEFLATE)
 
+/* ----------------------------------------------------------------
+ * The column chunk value layout (src/codec/value_encoding.c)
+ * ----------------------------------------------------------------
+ */
+#define CHUNK_MAX_ROWS		2048	/* rows in a chunk the target builds */
+#define CHUNK_MAX_EXPECTED	65536	/* largest expected_count tried */
+#define CHUNK_ARENA			(1024 * 1024)	/* the original by-ref values */
+
+/* How the decoder may treat non-null values of a type. */
+typedef enum ChunkTypeKind
+{
+	CHUNK_TYPE_VALID,			/* a type PostgreSQL can define */
+	CHUNK_TYPE_ODD,				/* not definable, still decodable */
+	CHUNK_TYPE_BAD				/* every non-null value must be refused */
+} ChunkTypeKind;
+
+typedef struct ChunkShape
+{
+	const char *name;
+	int16		typlen;			/* 0 with pick_len: chosen per input */
+	bool		typbyval;
+	char		typalign;
+	bool		pick_len;
+	ChunkTypeKind kind;
+} ChunkShape;
+
+/* The shapes chunk.decode builds chunks of; chunk.raw uses all. */
+#define CHUNK_BUILD_SHAPES 11
+static const ChunkShape chunk_shapes[] = {
+	{"char", 1, true, TYPALIGN_CHAR, false, CHUNK_TYPE_VALID},
+	{"int2", 2, true, TYPALIGN_SHORT, false, CHUNK_TYPE_VALID},
+	{"int4", 4, true, TYPALIGN_INT, false, CHUNK_TYPE_VALID},
+	{"int8", 8, true, TYPALIGN_DOUBLE, false, CHUNK_TYPE_VALID},
+	{"fixed/c", 0, false, TYPALIGN_CHAR, true, CHUNK_TYPE_VALID},
+	{"fixed/s", 0, false, TYPALIGN_SHORT, true, CHUNK_TYPE_VALID},
+	{"fixed/i", 0, false, TYPALIGN_INT, true, CHUNK_TYPE_VALID},
+	{"fixed/d", 0, false, TYPALIGN_DOUBLE, true, CHUNK_TYPE_VALID},
+	{"varlena/i", -1, false, TYPALIGN_INT, false, CHUNK_TYPE_VALID},
+	{"varlena/d", -1, false, TYPALIGN_DOUBLE, false, CHUNK_TYPE_VALID},
+	{"cstring", -2, false, TYPALIGN_CHAR, false, CHUNK_TYPE_VALID},
+	/* only in chunk.raw: */
+	{"varlena/c", -1, false, TYPALIGN_CHAR, false, CHUNK_TYPE_ODD},
+	{"varlena/s", -1, false, TYPALIGN_SHORT, false, CHUNK_TYPE_ODD},
+	{"fixed/x", 5, false, 'x', false, CHUNK_TYPE_ODD},
+	{"fixed/32767", 32767, false, TYPALIGN_DOUBLE, false, CHUNK_TYPE_ODD},
+	{"byval/3", 3, true, TYPALIGN_INT, false, CHUNK_TYPE_BAD},
+	{"byval/16", 16, true, TYPALIGN_DOUBLE, false, CHUNK_TYPE_BAD},
+	{"byval/0", 0, true, TYPALIGN_CHAR, false, CHUNK_TYPE_BAD},
+	{"byval/-1", -1, true, TYPALIGN_INT, false, CHUNK_TYPE_BAD},
+	{"byref/0", 0, false, TYPALIGN_INT, false, CHUNK_TYPE_BAD},
+	{"typlen/-3", -3, false, TYPALIGN_CHAR, false, CHUNK_TYPE_BAD},
+	{"typlen/-32768", -32768, false, TYPALIGN_DOUBLE, false, CHUNK_TYPE_BAD},
+};
+
+/* A second guarded buffer for a re-encoded chunk. */
+static GuardedBuffer gb_chunk2;
+
+/* The rows a chunk is built from, and the values of an accepted decode. */
+static Datum *chunk_orig_values;	/* CHUNK_MAX_ROWS */
+static bool *chunk_orig_isnull;
+static uint8 *chunk_arena;		/* CHUNK_ARENA, MAXALIGNed pieces */
+static size_t chunk_arena_used;
+static Datum *chunk_saved_values;	/* CHUNK_MAX_EXPECTED */
+static bool *chunk_saved_isnull;
+
+static void
+chunk_setup(void)
+{
+	guard_init(&gb_chunk2, FUZZ_MAX_COMP + 1);
+	chunk_orig_values = xmalloc(CHUNK_MAX_ROWS * sizeof(Datum));
+	chunk_orig_isnull = xmalloc(CHUNK_MAX_ROWS * sizeof(bool));
+	chunk_arena = xmalloc(CHUNK_ARENA);
+	chunk_saved_values = xmalloc(CHUNK_MAX_EXPECTED * sizeof(Datum));
+	chunk_saved_isnull = xmalloc(CHUNK_MAX_EXPECTED * sizeof(bool));
+}
+
+/*
+ * Like fuzz_place_copy, but at a MAXALIGNed address, as value_decode
+ * requires.  At the start that is the guard page itself; at the end the
+ * placement ends up to MAXIMUM_ALIGNOF - 1 bytes short of the guard page,
+ * and those bytes are filled with canaries and poisoned for ASan (which
+ * tracks addressability to the byte), so a read past len is still caught.
+ */
+static uint8 *
+fuzz_place_copy_maxaligned(GuardedBuffer *g, const void *src, size_t len,
+						   bool at_end)
+{
+	size_t		padded = at_end ? MAXALIGN(len) : len;
+	uint8	   *p = fuzz_place(g, padded, at_end);
+
+	if (padded > len)
+	{
+		canary_fill(p + len, padded - len);
+		FUZZ_POISON(p + len, padded - len);
+	}
+	if (len > 0)
+		memcpy(p, src, len);
+	return p;
+}
+
+/* The gap a maxaligned placement of len bytes left before the guard page. */
+static void
+fuzz_check_aligned_gap(const GuardedBuffer *g, size_t len, const char *what)
+{
+	if (g->len > len)
+		FUZZ_CHECK(canary_intact(g->ptr + len, g->len - len),
+				   "%s: bytes written past the %zu-byte %s buffer",
+				   cur_target, len, what);
+}
+
+/* A byte of value material: the input's, then the generator's. */
+static uint8
+chunk_byte(FuzzReader *r, FuzzRng *rng)
+{
+	if (r->left > 0)
+		return (uint8) rd_u8(r);
+	return (uint8) rng_next(rng);
+}
+
+static void
+chunk_fill(uint8 *p, size_t n, uint32 how, FuzzReader *r, FuzzRng *rng)
+{
+	size_t		i;
+
+	for (i = 0; i < n; i++)
+	{
+		switch (how % 4)
+		{
+			case 0:
+				p[i] = 0;
+				break;
+			case 1:
+				p[i] = (uint8) (how >> 8);
+				break;
+			default:
+				p[i] = chunk_byte(r, rng);
+				break;
+		}
+	}
+}
+
+/* MAXALIGNed room for n bytes of one value, NULL when the arena is full. */
+static uint8 *
+chunk_alloc(size_t n)
+{
+	size_t		at = MAXALIGN(chunk_arena_used);
+
+	if (n > CHUNK_ARENA || at > CHUNK_ARENA - n)
+		return NULL;
+	chunk_arena_used = at + n;
+	return chunk_arena + at;
+}
+
+static int
+chunk_alignment(char typalign)
+{
+	switch (typalign)
+	{
+		case TYPALIGN_SHORT:
+			return ALIGNOF_SHORT;
+		case TYPALIGN_INT:
+			return ALIGNOF_INT;
+		case TYPALIGN_DOUBLE:
+			return ALIGNOF_DOUBLE;
+		default:
+			return 1;
+	}
+}
+
+/* The type of a shape; the fixed length of a pick_len shape from sel. */
+static ValueTypeInfo
+chunk_type(const ChunkShape *shape, uint32 sel)
+{
+	static const int16 lengths[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 64};
+	ValueTypeInfo t;
+
+	t.typlen = shape->typlen;
+	t.typbyval = shape->typbyval;
+	t.typalign = shape->typalign;
+	if (shape->pick_len)
+		t.typlen = (sel & 0x80) ? (int16) (sel % 100 + 1) :
+			lengths[sel % lengthof(lengths)];
+	return t;
+}
+
+/* Rows in a built chunk: none, one, few, many, around a bitmap byte. */
+static uint32
+chunk_pick_rows(uint32 sel)
+{
+	uint32		v = sel >> 3;
+
+	switch (sel & 7)
+	{
+		case 0:
+			return 0;
+		case 1:
+			return 1;
+		case 2:
+		case 3:
+			return v % 17;
+		case 4:
+		case 5:
+			return v % 257;
+		case 6:
+			return v % (CHUNK_MAX_ROWS + 1);
+		default:
+			return (v % 64 + 1) * 8 + (v >> 6) % 3 - 1;
+	}
+}
+
+/* Is row i NULL under the null pattern (mode, arg)? */
+static bool
+chunk_row_null(uint32 mode, uint32 arg, uint32 i, FuzzRng *rng)
+{
+	switch (mode % 6)
+	{
+		case 0:
+			return false;
+		case 1:
+			return true;
+		case 2:
+			return rng_below(rng, 16) == 0;
+		case 3:
+			return rng_below(rng, 2) == 0;
+		case 4:
+			return rng_below(rng, 256) < arg;
+		default:
+			return i % (arg % 9 + 1) == 0;
+	}
+}
+
+/* One non-null value of type t, or false when the arena is full. */
+static bool
+chunk_make_value(const ValueTypeInfo *t, FuzzReader *r, FuzzRng *rng,
+				 Datum *value)
+{
+	uint8		b = chunk_byte(r, rng);
+	uint8	   *p;
+	size_t		n;
+	size_t		k;
+
+	if (t->typbyval)
+	{
+		uint64		v = b;
+
+		for (k = 1; k < (size_t) t->typlen; k++)
+			v |= (uint64) chunk_byte(r, rng) << (8 * k);
+		switch (t->typlen)
+		{
+			case 1:
+				*value = CharGetDatum((char) v);
+				break;
+			case 2:
+				*value = Int16GetDatum((int16) v);
+				break;
+			case 4:
+				*value = Int32GetDatum((int32) v);
+				break;
+			default:
+				*value = Int64GetDatum((int64) v);
+				break;
+		}
+		return true;
+	}
+	if (t->typlen > 0)
+	{
+		p = chunk_alloc(t->typlen);
+		if (p == NULL)
+			return false;
+		chunk_fill(p, t->typlen, (uint32) b << 8 | chunk_byte(r, rng), r, rng);
+		*value = PointerGetDatum(p);
+		return true;
+	}
+	if (t->typlen == -1)
+	{
+		/*
+		 * b picks the header the writer hands over: short, 4-byte with a
+		 * payload that fits a short header (the encoder converts it), or
+		 * 4-byte and long.
+		 */
+		uint32		fill = chunk_byte(r, rng);
+		bool		short_header = b % 8 < 3;
+		size_t		hdrsz = short_header ? VARHDRSZ_SHORT : VARHDRSZ;
+
+		if (b % 8 < 6)
+			n = chunk_byte(r, rng) % (VARATT_SHORT_MAX - VARHDRSZ_SHORT + 1);
+		else
+		{
+			/* too long for a short header */
+			n = VARATT_SHORT_MAX - VARHDRSZ_SHORT + 1;
+			if (b & 0x80)
+			{
+				uint32		lo = chunk_byte(r, rng);
+
+				n += (lo | chunk_byte(r, rng) << 8) % 4000;
+			}
+			else
+				n += chunk_byte(r, rng) % 200;
+		}
+		p = chunk_alloc(hdrsz + n);
+		if (p == NULL)
+			return false;
+		if (short_header)
+			SET_VARSIZE_SHORT(p, hdrsz + n);
+		else
+			SET_VARSIZE(p, hdrsz + n);
+		chunk_fill(p + hdrsz, n, fill, r, rng);
+		*value = PointerGetDatum(p);
+		return true;
+	}
+	/* cstring */
+	if (b & 0x80)
+	{
+		uint32		lo = chunk_byte(r, rng);
+
+		n = (lo | chunk_byte(r, rng) << 8) % 600;
+	}
+	else
+		n = b % 40;
+	p = chunk_alloc(n + 1);
+	if (p == NULL)
+		return false;
+	chunk_fill(p, n, (uint32) chunk_byte(r, rng) << 8 | 2, r, rng);
+	for (k = 0; k < n; k++)
+		if (p[k] == 0)
+			p[k] = 'x';
+	p[n] = '\0';
+	*value = PointerGetDatum(p);
+	return true;
+}
+
+/* The length of the varlena at p, its payload and payload length. */
+static size_t
+chunk_varlena(const uint8 *p, const uint8 **payload, size_t *plen)
+{
+	uint32		hdr;
+
+	if (VARATT_IS_1B(p))
+	{
+		*payload = p + VARHDRSZ_SHORT;
+		*plen = VARSIZE_1B(p) - VARHDRSZ_SHORT;
+		return VARSIZE_1B(p);
+	}
+	memcpy(&hdr, p, sizeof(hdr));
+	*payload = p + VARHDRSZ;
+	*plen = VARSIZE_4B(&hdr) - VARHDRSZ;
+	return VARSIZE_4B(&hdr);
+}
+
+/* Equal as values: varlenas by payload, whatever their header. */
+static bool
+chunk_values_equal(const ValueTypeInfo *t, Datum a, Datum b)
+{
+	const uint8 *pa = (const uint8 *) DatumGetPointer(a);
+	const uint8 *pb = (const uint8 *) DatumGetPointer(b);
+
+	if (t->typbyval)
+		return a == b;
+	if (t->typlen > 0)
+		return memcmp(pa, pb, t->typlen) == 0;
+	if (t->typlen == -1)
+	{
+		const uint8 *da,
+				   *db;
+		size_t		la,
+					lb;
+
+		chunk_varlena(pa, &da, &la);
+		chunk_varlena(pb, &db, &lb);
+		return la == lb && memcmp(da, db, la) == 0;
+	}
+	return strcmp((const char *) pa, (const char *) pb) == 0;
+}
+
+/*
+ * Decodes src (copied to a MAXALIGNed placement in graw) as a chunk of
+ * expected rows into guarded values and isnull arrays, prefilled with
+ * prefill; checks that nothing was written outside the arrays and the
+ * input is unchanged.  The arrays are left in gb_dst and gb_dst2.
+ */
+static const char *
+chunk_guarded_decode(GuardedBuffer *graw, const ValueTypeInfo *t,
+					 const uint8 *src, size_t srclen, uint32 expected,
+					 FuzzRng *rng, int prefill)
+{
+	uint8	   *raw = fuzz_place_copy_maxaligned(graw, src, srclen, rng_below(rng, 2));
+	Datum	   *values = (Datum *) fuzz_place(&gb_dst, (size_t) expected * sizeof(Datum),
+											  rng_below(rng, 2));
+	bool	   *isnull = (bool *) fuzz_place(&gb_dst2, expected, rng_below(rng, 2));
+	const char *err;
+
+	FUZZ_CHECK((uintptr_t) raw % MAXIMUM_ALIGNOF == 0, "chunk placement is not MAXALIGNed");
+	if (expected > 0)
+	{
+		memset(values, prefill, (size_t) expected * sizeof(Datum));
+		memset(isnull, prefill, expected);
+	}
+	err = value_decode((const char *) raw, (uint32) srclen, t, expected,
+					   values, isnull);
+	fuzz_check_canaries(graw, "chunk");
+	fuzz_check_aligned_gap(graw, srclen, "chunk");
+	fuzz_check_canaries(&gb_dst, "values");
+	fuzz_check_canaries(&gb_dst2, "isnull");
+	FUZZ_CHECK(srclen == 0 || memcmp(raw, src, srclen) == 0,
+			   "value_decode modified its input");
+	return err;
+}
+
+/*
+ * What value_decode promises when it accepts raw[0 .. rawlen) as count
+ * rows (the arrays in gb_dst, gb_dst2): every flag written and 0 or 1, a
+ * NULL's Datum 0, the header's counts honoured; every by-reference value
+ * inside the buffer, after the previous one, whole and aligned as its
+ * type says; no bytes left over after the last.
+ */
+static void
+chunk_check_accepted(const ValueTypeInfo *t, ChunkTypeKind kind,
+					 const uint8 *raw, size_t rawlen, uint32 count)
+{
+	const Datum *values = (const Datum *) gb_dst.ptr;
+	const uint8 *flags = gb_dst2.ptr;
+	const uint8 *end = raw + rawlen;
+	const uint8 *next;
+	uint32		hdr_count;
+	uint32		hdr_nulls;
+	uint32		nulls = 0;
+	int			align = chunk_alignment(t->typalign);
+	uint32		i;
+
+	FUZZ_CHECK(rawlen >= VALUE_CHUNK_HEADER_SIZE, "accepted a %zu-byte chunk", rawlen);
+	memcpy(&hdr_count, raw, sizeof(uint32));
+	memcpy(&hdr_nulls, raw + sizeof(uint32), sizeof(uint32));
+	FUZZ_CHECK(hdr_count == count, "accepted a chunk of %u rows as %u rows", hdr_count, count);
+	next = raw + VALUE_CHUNK_HEADER_SIZE;
+	if (hdr_nulls > 0)
+		next += ((size_t) count + 7) / 8;
+	FUZZ_CHECK(next <= end, "accepted a chunk shorter than its null bitmap");
+
+	for (i = 0; i < count; i++)
+	{
+		const uint8 *p;
+		size_t		size;
+
+		FUZZ_CHECK(flags[i] <= 1, "isnull[%u] left unwritten (%u)", i, flags[i]);
+		if (flags[i])
+		{
+			nulls++;
+			FUZZ_CHECK(values[i] == (Datum) 0, "NULL row %u has a non-zero Datum", i);
+			continue;
+		}
+		FUZZ_CHECK(kind != CHUNK_TYPE_BAD,
+				   "accepted a value of a type with typlen %d, typbyval %d",
+				   t->typlen, t->typbyval);
+		if (t->typbyval)
+		{
+			Datum		v = values[i];
+
+			FUZZ_CHECK((t->typlen == 1 && v == CharGetDatum(DatumGetChar(v))) ||
+					   (t->typlen == 2 && v == Int16GetDatum(DatumGetInt16(v))) ||
+					   (t->typlen == 4 && v == Int32GetDatum(DatumGetInt32(v))) ||
+					   t->typlen == 8,
+					   "row %u: Datum %llx is not a %d-byte value", i,
+					   (unsigned long long) v, t->typlen);
+			FUZZ_CHECK((size_t) t->typlen <= (size_t) (end - next),
+					   "row %u: pass-by-value bytes past the end", i);
+			next += t->typlen;
+			continue;
+		}
+		p = (const uint8 *) DatumGetPointer(values[i]);
+		FUZZ_CHECK(p >= next && p < end,
+				   "row %u points %s the chunk (offset %td of %zu, previous value ends at %td)",
+				   i, p < raw || p >= end ? "outside" : "before the end of the previous value in",
+				   (ptrdiff_t) (p - raw), rawlen, (ptrdiff_t) (next - raw));
+		FUZZ_CHECK(p - next < align, "row %u: %td bytes of padding before a value aligned to %d",
+				   i, (ptrdiff_t) (p - next), align);
+		if (t->typlen > 0)
+		{
+			size = t->typlen;
+			FUZZ_CHECK((uintptr_t) p % align == 0, "row %u: misaligned value", i);
+		}
+		else if (t->typlen == -1)
+		{
+			if (VARATT_IS_1B(p))
+			{
+				FUZZ_CHECK(!VARATT_IS_1B_E(p), "row %u: external TOAST pointer accepted", i);
+				size = VARSIZE_1B(p);
+				FUZZ_CHECK(size >= VARHDRSZ_SHORT, "row %u: empty short header accepted", i);
+			}
+			else
+			{
+				uint32		hdr;
+
+				FUZZ_CHECK(end - p >= VARHDRSZ, "row %u: varlena header past the end", i);
+				FUZZ_CHECK((uintptr_t) p % align == 0, "row %u: misaligned 4-byte varlena", i);
+				memcpy(&hdr, p, sizeof(hdr));
+				FUZZ_CHECK(!VARATT_IS_4B_C(&hdr), "row %u: compressed varlena accepted", i);
+				size = VARSIZE_4B(&hdr);
+				FUZZ_CHECK(size >= VARHDRSZ, "row %u: varlena shorter than its header", i);
+			}
+		}
+		else
+		{
+			const uint8 *nul = memchr(p, '\0', end - p);
+
+			FUZZ_CHECK(nul != NULL, "row %u: cstring without a terminator in the chunk", i);
+			size = nul - p + 1;
+		}
+		FUZZ_CHECK(size <= (size_t) (end - p),
+				   "row %u: %zu-byte value at offset %td runs past the %zu-byte chunk",
+				   i, size, (ptrdiff_t) (p - raw), rawlen);
+		next = p + size;
+	}
+	FUZZ_CHECK(nulls == hdr_nulls, "accepted %u NULLs, the header says %u", nulls, hdr_nulls);
+	FUZZ_CHECK(next == end, "accepted a chunk with %td bytes after its last value",
+			   (ptrdiff_t) (end - next));
+}
+
+/*
+ * Encodes count rows (values, isnull) into a palloc'd buffer; returns its
+ * data and sets *len.
+ */
+static char *
+chunk_encode(const ValueTypeInfo *t, const Datum *values, const bool *isnull,
+			 uint32 count, size_t *len)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	value_encode(&buf, t, values, isnull, count);
+	*len = buf.len;
+	return buf.data;
+}
+
+/*
+ * An accepted decode of raw (rawlen bytes, count rows, placed in gb_src,
+ * results in gb_dst/gb_dst2) is deterministic and fills every output; for
+ * a definable type, re-encoding its values gives a chunk that decodes to
+ * equal values and re-encodes to itself.
+ */
+static void
+chunk_check_redecode(const ValueTypeInfo *t, ChunkTypeKind kind,
+					 size_t rawlen, uint32 count, FuzzRng *rng)
+{
+	const uint8 *raw = gb_src.ptr;
+	const char *err;
+	char	   *enc;
+	char	   *enc2;
+	size_t		enclen;
+	size_t		enc2len;
+	uint32		i;
+
+	memcpy(chunk_saved_values, gb_dst.ptr, (size_t) count * sizeof(Datum));
+	memcpy(chunk_saved_isnull, gb_dst2.ptr, count);
+
+	/* Same placement of the chunk, other prefill: the same results. */
+	{
+		Datum	   *values = (Datum *) fuzz_place(&gb_dst, (size_t) count * sizeof(Datum),
+												  rng_below(rng, 2));
+		bool	   *isnull = (bool *) fuzz_place(&gb_dst2, count, rng_below(rng, 2));
+
+		if (count > 0)
+		{
+			memset(values, 0x5A, (size_t) count * sizeof(Datum));
+			memset(isnull, 0x5A, count);
+		}
+		err = value_decode((const char *) raw, (uint32) rawlen, t, count, values, isnull);
+		FUZZ_CHECK(err == NULL, "decode accepted once, then refused the same chunk: %s", err);
+		fuzz_check_canaries(&gb_dst, "values");
+		fuzz_check_canaries(&gb_dst2, "isnull");
+		FUZZ_CHECK(count == 0 ||
+				   (memcmp(values, chunk_saved_values, (size_t) count * sizeof(Datum)) == 0 &&
+					memcmp(isnull, chunk_saved_isnull, count) == 0),
+				   "decode is not deterministic or leaves outputs unwritten");
+	}
+	if (kind != CHUNK_TYPE_VALID)
+		return;
+
+	/* Re-encoded: equal values back, and a fixed point of the encoder. */
+	enc = chunk_encode(t, chunk_saved_values, chunk_saved_isnull, count, &enclen);
+	FUZZ_CHECK(enclen <= FUZZ_MAX_COMP, "re-encoded chunk of %zu bytes", enclen);
+	err = chunk_guarded_decode(&gb_chunk2, t, (const uint8 *) enc, enclen, count, rng, 0xA5);
+	FUZZ_CHECK(err == NULL, "re-encoded chunk refused: %s", err);
+	chunk_check_accepted(t, kind, gb_chunk2.ptr, enclen, count);
+	for (i = 0; i < count; i++)
+	{
+		bool		isnull = ((const bool *) gb_dst2.ptr)[i];
+
+		FUZZ_CHECK(isnull == chunk_saved_isnull[i], "row %u: NULL flag changed on re-encoding", i);
+		FUZZ_CHECK(isnull || chunk_values_equal(t, ((const Datum *) gb_dst.ptr)[i],
+												 chunk_saved_values[i]),
+				   "row %u: value changed on re-encoding", i);
+	}
+	enc2 = chunk_encode(t, (const Datum *) gb_dst.ptr, (const bool *) gb_dst2.ptr,
+						count, &enc2len);
+	FUZZ_CHECK(enc2len == enclen && memcmp(enc, enc2, enclen) == 0,
+			   "encoding is not a fixed point (%zu bytes, then %zu)", enclen, enc2len);
+	pfree(enc);
+	pfree(enc2);
+}
+
+/* An expected_count: the true one, the header's, near, or anything. */
+static uint32
+chunk_pick_expected(uint32 sel, uint32 truecount, const uint8 *m, size_t mlen)
+{
+	uint32		v = sel >> 3;
+
+	switch (sel & 7)
+	{
+		case 4:
+			if (mlen >= sizeof(uint32))
+			{
+				uint32		hdr;
+
+				memcpy(&hdr, m, sizeof(hdr));
+				if (hdr <= CHUNK_MAX_EXPECTED)
+					return hdr;
+			}
+			return truecount;
+		case 5:
+			{
+				int64		e = (int64) truecount + (int64) (v % 7) - 3;
+
+				return (uint32) Max(Min(e, (int64) CHUNK_MAX_EXPECTED), 0);
+			}
+		case 6:
+			return v % (CHUNK_MAX_EXPECTED + 1);
+		case 7:
+			return v % 64;
+		default:
+			return truecount;
+	}
+}
+
+/*
+ * Input layout: shape, fixed-length selector, 24 bits of row count
+ * selector, null pattern and its argument, mutation count, 32 bits of
+ * expected_count selector, five bytes per mutation, then the bytes the
+ * values are made of (a generator seeded from the input continues them).
+ *
+ * Builds count rows of the shape with the null pattern, encodes them with
+ * value_encode and checks the round trip: the chunk decodes to the same
+ * NULL flags and byte-equal values (varlenas keep their payload, with a
+ * short header when it fits), re-encodes to the same bytes, and is refused
+ * one byte shorter, one byte longer and at any other row count.  Then it
+ * mutates the chunk and decodes it with a chosen expected_count: nothing
+ * may crash or touch memory outside the buffers, and an accepted chunk
+ * must satisfy chunk_check_accepted and chunk_check_redecode.
+ */
+static void
+fuzz_chunk_decode(const uint8 *data, size_t len)
+{
+	FuzzReader	r = {data, len};
+	FuzzRng		rng;
+	const ChunkShape *shape = &chunk_shapes[rd_u8(&r) % CHUNK_BUILD_SHAPES];
+	ValueTypeInfo t = chunk_type(shape, rd_u8(&r));
+	uint32		rowsel = rd_u8(&r);
+	uint32		nullmode;
+	uint32		nullarg;
+	int			nmut;
+	uint32		expsel;
+	uint32		count;
+	FuzzReader	mut;
+	char	   *enc;
+	size_t		enclen;
+	size_t		mlen;
+	uint32		expected;
+	const char *err;
+	uint32		i;
+
+	rowsel |= rd_u16(&r) << 8;
+	nullmode = rd_u8(&r);
+	nullarg = rd_u8(&r);
+	nmut = (int) (rd_u8(&r) % 9);
+	expsel = rd_u32(&r);
+	mut = r;
+	r.p += Min(r.left, (size_t) nmut * 5);
+	r.left -= Min(r.left, (size_t) nmut * 5);
+	mut.left = Min(mut.left, (size_t) nmut * 5);
+	rng_seed_from(&rng, data, len);
+
+	/* The rows; a value the arena has no room for is NULL. */
+	count = chunk_pick_rows(rowsel);
+	chunk_arena_used = 0;
+	for (i = 0; i < count; i++)
+	{
+		chunk_orig_values[i] = (Datum) 0;
+		chunk_orig_isnull[i] = chunk_row_null(nullmode, nullarg, i, &rng) ||
+			!chunk_make_value(&t, &r, &rng, &chunk_orig_values[i]);
+	}
+
+	enc = chunk_encode(&t, chunk_orig_values, chunk_orig_isnull, count, &enclen);
+	FUZZ_CHECK(enclen <= FUZZ_MAX_COMP, "chunk of %zu bytes is too big for the harness", enclen);
+	memcpy(scratch_comp, enc, enclen);
+	pfree(enc);
+
+	/* The round trip. */
+	err = chunk_guarded_decode(&gb_src, &t, scratch_comp, enclen, count, &rng, 0xA5);
+	FUZZ_CHECK(err == NULL, "%s: valid chunk of %u rows refused: %s", shape->name, count, err);
+	chunk_check_accepted(&t, shape->kind, gb_src.ptr, enclen, count);
+	for (i = 0; i < count; i++)
+	{
+		bool		isnull = ((const bool *) gb_dst2.ptr)[i];
+		Datum		v = ((const Datum *) gb_dst.ptr)[i];
+
+		FUZZ_CHECK(isnull == chunk_orig_isnull[i], "%s: row %u: NULL flag lost", shape->name, i);
+		if (isnull)
+			continue;
+		FUZZ_CHECK(chunk_values_equal(&t, v, chunk_orig_values[i]),
+				   "%s: row %u: value changed in the round trip", shape->name, i);
+		if (t.typlen == -1)
+		{
+			const uint8 *orig = (const uint8 *) DatumGetPointer(chunk_orig_values[i]);
+			bool		short_form = VARATT_IS_1B(orig) || VARATT_CAN_MAKE_SHORT(orig);
+
+			FUZZ_CHECK(short_form == (bool) VARATT_IS_1B(DatumGetPointer(v)),
+					   "%s: row %u: varlena came back with a %s header", shape->name, i,
+					   short_form ? "4-byte" : "short");
+		}
+	}
+	chunk_check_redecode(&t, shape->kind, enclen, count, &rng);
+
+	/* Exact: not one byte less, not one more, not another row count. */
+	err = chunk_guarded_decode(&gb_src, &t, scratch_comp, enclen - 1, count, &rng, 0xA5);
+	FUZZ_CHECK(err != NULL, "%s: chunk accepted without its last byte", shape->name);
+	memcpy(scratch_ext, scratch_comp, enclen);
+	scratch_ext[enclen] = (uint8) rng_next(&rng);
+	err = chunk_guarded_decode(&gb_src, &t, scratch_ext, enclen + 1, count, &rng, 0xA5);
+	FUZZ_CHECK(err != NULL, "%s: chunk accepted with a byte appended", shape->name);
+	expected = chunk_pick_expected(expsel | 4, count, NULL, 0);
+	if (expected != count)
+	{
+		err = chunk_guarded_decode(&gb_src, &t, scratch_comp, enclen, expected, &rng, 0xA5);
+		FUZZ_CHECK(err != NULL, "%s: chunk of %u rows accepted as %u rows",
+				   shape->name, count, expected);
+	}
+	stat_roundtrips++;
+
+	if (nmut == 0)
+		return;
+
+	/* Mutants. */
+	memcpy(scratch_mut, scratch_comp, enclen);
+	mlen = enclen;
+	fuzz_mutate(&mut, nmut, scratch_mut, &mlen, scratch_comp, enclen,
+				chunk_arena, chunk_arena_used);
+	expected = chunk_pick_expected(expsel, count, scratch_mut, mlen);
+	stat_mutants++;
+	err = chunk_guarded_decode(&gb_src, &t, scratch_mut, mlen, expected, &rng, 0xA5);
+	if (err == NULL)
+	{
+		if (mlen != enclen || memcmp(scratch_mut, scratch_comp, enclen) != 0)
+			stat_mutants_accepted++;
+		chunk_check_accepted(&t, shape->kind, gb_src.ptr, mlen, expected);
+		chunk_check_redecode(&t, shape->kind, mlen, expected, &rng);
+	}
+}
+
+/*
+ * Input layout: shape (any, including types the decoder must refuse
+ * values of), fixed-length selector, mode, 32 bits of expected_count
+ * selector, then the chunk's bytes as they are, except that modes 1 and 2
+ * write a small row count (and mode 1 a NULL count) into the header so
+ * decoding gets past it.  Mode 0 expects the header's row count when it
+ * is small, mode 3 a chosen one.  An accepted chunk must satisfy
+ * chunk_check_accepted and chunk_check_redecode.
+ */
+static void
+fuzz_chunk_raw(const uint8 *data, size_t len)
+{
+	FuzzReader	r = {data, len};
+	FuzzRng		rng;
+	const ChunkShape *shape = &chunk_shapes[rd_u8(&r) % lengthof(chunk_shapes)];
+	ValueTypeInfo t = chunk_type(shape, rd_u8(&r));
+	uint32		mode = rd_u8(&r) % 4;
+	uint32		sel = rd_u32(&r);
+	size_t		rawlen = Min(r.left, (size_t) FUZZ_MAX_COMP);
+	uint32		expected;
+	const char *err;
+
+	rng_seed_from(&rng, data, len);
+	memcpy(scratch_mut, r.p, rawlen);
+	if (mode == 0)
+		expected = chunk_pick_expected(4, sel % 64, scratch_mut, rawlen);
+	else if (mode == 3 || rawlen < VALUE_CHUNK_HEADER_SIZE)
+		expected = chunk_pick_expected(sel, (sel >> 16) % 300, scratch_mut, rawlen);
+	else
+	{
+		uint32		count = (sel >> 8) % 300;
+
+		memcpy(scratch_mut, &count, sizeof(uint32));
+		if (mode == 1)
+		{
+			uint32		nulls = (sel & 1) ? count : (sel >> 1) % (count + 1);
+
+			memcpy(scratch_mut + sizeof(uint32), &nulls, sizeof(uint32));
+		}
+		expected = count;
+	}
+	stat_mutants++;
+	err = chunk_guarded_decode(&gb_src, &t, scratch_mut, rawlen, expected, &rng, 0xA5);
+	if (err == NULL)
+	{
+		stat_mutants_accepted++;
+		chunk_check_accepted(&t, shape->kind, gb_src.ptr, rawlen, expected);
+		chunk_check_redecode(&t, shape->kind, rawlen, expected, &rng);
+	}
+}
+
 /* Every target; see "HOW TO ADD A TARGET" at the top of the file. */
 static const FuzzTarget fuzz_targets[] = {
 	{"none.roundtrip", fuzz_none_roundtrip, fuzz_none_enabled},
@@ -1217,6 +2071,8 @@ static const FuzzTarget fuzz_targets[] = {
 	{"zstd.decode", fuzz_zstd_decode, fuzz_zstd_enabled},
 	{"deflate.roundtrip", fuzz_deflate_roundtrip, fuzz_deflate_enabled},
 	{"deflate.decode", fuzz_deflate_decode, fuzz_deflate_enabled},
+	{"chunk.decode", fuzz_chunk_decode, NULL},
+	{"chunk.raw", fuzz_chunk_raw, NULL},
 };
 
 #define FUZZ_TARGET_COUNT lengthof(fuzz_targets)

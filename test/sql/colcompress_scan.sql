@@ -129,6 +129,12 @@ RESET plan_cache_mode;
 SELECT pruning($$SELECT count(*) FROM sc_col WHERE ts > '2024-01-01'::timestamp + (now() - now()) + interval '13 days'$$);
 SELECT check_query($$SELECT count(*) FROM sc_col WHERE ts > localtimestamp - (localtimestamp - '2024-01-14'::timestamp)$$);
 
+-- values from initplans (uncorrelated subqueries), computed when the scan
+-- starts; by-reference values outlive the per-row memory
+SELECT check_query('SELECT count(*) FROM sc_col WHERE num > (SELECT avg(num) FROM sc_heap)');
+SELECT check_query('SELECT count(*) FROM sc_col WHERE t IN (SELECT max(t) FROM sc_heap)');
+SELECT pruning('SELECT count(*) FROM sc_col WHERE id > (SELECT max(id) - 500 FROM sc_heap) AND t > (SELECT min(t) FROM sc_heap)');
+
 -- parallel plans are used and agree with serial ones, reading the same stripes
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
