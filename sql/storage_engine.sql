@@ -91,6 +91,7 @@ CREATE TABLE engine.chunk (
 	checksum int NOT NULL,				-- CRC-32C of the stored bytes
 	min_value bytea,					-- NULL: no ordering, or all NULL
 	max_value bytea,
+	encoding smallint NOT NULL,			-- 0 plain, 1 delta (src/codec/delta.h)
 	PRIMARY KEY (storage_id, stripe_num, chunk_group_num, attr_num)
 );
 

@@ -72,7 +72,8 @@ enum
 	Anum_chunk_checksum,
 	Anum_chunk_min_value,
 	Anum_chunk_max_value,
-	Natts_chunk = Anum_chunk_max_value
+	Anum_chunk_encoding,
+	Natts_chunk = Anum_chunk_encoding
 };
 
 static void
@@ -303,6 +304,7 @@ stripe_meta_chunks(const StripeMeta *stripe, Snapshot snapshot,
 		seen[g * ncols + a - 1] = true;
 		c = &chunks[g * ncols + a - 1];
 		c->codec = DatumGetInt16(values[Anum_chunk_codec - 1]);
+		c->encoding = DatumGetInt16(values[Anum_chunk_encoding - 1]);
 		c->stored_offset = DatumGetInt64(values[Anum_chunk_stored_offset - 1]);
 		c->stored_length = (uint32) DatumGetInt32(values[Anum_chunk_stored_length - 1]);
 		c->raw_length = (uint32) DatumGetInt32(values[Anum_chunk_raw_length - 1]);
@@ -419,6 +421,7 @@ stripe_meta_insert(const StripeMeta *s, const uint32 *group_rows,
 			nulls[Anum_chunk_min_value - 1] = (c->min_value == NULL);
 			values[Anum_chunk_max_value - 1] = PointerGetDatum(c->max_value);
 			nulls[Anum_chunk_max_value - 1] = (c->max_value == NULL);
+			values[Anum_chunk_encoding - 1] = Int16GetDatum(c->encoding);
 			tuple = heap_form_tuple(RelationGetDescr(rel), values, nulls);
 			CatalogTupleInsert(rel, tuple);
 			heap_freetuple(tuple);

@@ -29,6 +29,7 @@
 #include "utils/rel.h"
 
 #include "codec/codec.h"
+#include "codec/delta.h"
 #include "codec/value_encoding.h"
 #include "colstore/col_reader.h"
 #include "format/row_number.h"
@@ -248,6 +249,19 @@ load_column(ColReader *r, int attno, uint32 nrows, ColumnBatch *col)
 			chunk_corrupted(r, attno, "compressed data cannot be decompressed");
 		pfree(stored);
 	}
+
+	if (c->encoding == CHUNK_ENCODING_DELTA)
+	{
+		Size		start = chunk_values_start(c->value_count, c->null_count);
+
+		if (!attr->attbyval || (attr->attlen != 2 && attr->attlen != 4 && attr->attlen != 8) ||
+			c->null_count > c->value_count || start > c->raw_length ||
+			c->raw_length - start != (Size) (c->value_count - c->null_count) * attr->attlen)
+			chunk_corrupted(r, attno, "delta-encoded chunk has an impossible layout");
+		delta_decode(raw + start, c->value_count - c->null_count, attr->attlen);
+	}
+	else if (c->encoding != CHUNK_ENCODING_PLAIN)
+		chunk_corrupted(r, attno, "unknown encoding");
 
 	col->values = palloc(sizeof(Datum) * Max(nrows, 1));
 	col->isnull = palloc(sizeof(bool) * Max(nrows, 1));

@@ -25,9 +25,10 @@ typedef struct ColScanDescData
 {
 	TableScanDescData base;
 	ColReader  *reader;
-	/* ANALYZE: total chunk groups, and the last one handed out */
+	/* ANALYZE: total chunk groups, and the range of the sampled block */
 	int64		analyze_groups;
-	int64		analyze_last_group;
+	int64		analyze_next_group;
+	int64		analyze_end_group;
 } ColScanDescData;
 
 typedef ColScanDescData *ColScanDesc;
@@ -51,7 +52,6 @@ col_scan_begin(Relation rel, Snapshot snapshot, int nkeys,
 	scan->base.rs_parallel = pscan;
 	scan->reader = col_reader_begin(rel, snapshot, NULL,
 									(ColParallelScanDescData *) pscan);
-	scan->analyze_last_group = -1;
 	return &scan->base;
 }
 
@@ -110,11 +110,36 @@ col_parallelscan_reinitialize(Relation rel, ParallelTableScanDesc pscan)
 }
 
 /*
- * ANALYZE samples blocks of the relation's physical size; each sampled
- * block stands for the chunk group at the same relative position, and a
- * chunk group is handed out once, so every row is equally likely to be in
- * the sample and live rows / sampled blocks still estimates the total.
+ * ANALYZE samples blocks of the relation's physical size; sampled block b
+ * of nblocks stands for the chunk groups at the same relative position,
+ * [b * G / nblocks, (b + 1) * G / nblocks) of the G chunk groups, so every
+ * row is equally likely to be in the sample and live rows per sampled
+ * block still estimates the total (compression makes G larger than
+ * nblocks for small tables).
  */
+static bool
+load_analyze_group(ColScanDesc scan, int64 group)
+{
+	ColReader  *r = scan->reader;
+	int64		base = 0;
+	int			si;
+
+	for (si = 0; si < r->nstripes; si++)
+	{
+		StripeMeta *s = list_nth(r->stripes, si);
+
+		if (group < base + s->chunk_group_count)
+		{
+			col_reader_load_group(r, si, (int) (group - base));
+			r->have_batch = true;
+			r->pos = -1;
+			return true;
+		}
+		base += s->chunk_group_count;
+	}
+	return false;
+}
+
 bool
 col_scan_analyze_next_block(TableScanDesc sscan, COMPAT_ANALYZE_BLOCK_ARGS)
 {
@@ -122,9 +147,6 @@ col_scan_analyze_next_block(TableScanDesc sscan, COMPAT_ANALYZE_BLOCK_ARGS)
 	ColReader  *r = scan->reader;
 	BlockNumber block;
 	BlockNumber nblocks = RelationGetNumberOfBlocks(sscan->rs_rd);
-	int64		group;
-	int64		base = 0;
-	int			si;
 
 	if (!compat_analyze_block(&block))
 		return false;
@@ -136,26 +158,12 @@ col_scan_analyze_next_block(TableScanDesc sscan, COMPAT_ANALYZE_BLOCK_ARGS)
 			scan->analyze_groups += ((StripeMeta *) lfirst(lc))->chunk_group_count;
 	}
 	r->have_batch = false;
+	scan->analyze_next_group = scan->analyze_end_group = 0;
 	if (nblocks == 0 || scan->analyze_groups == 0)
 		return true;
-
-	group = (int64) ((double) block * scan->analyze_groups / nblocks);
-	if (group == scan->analyze_last_group || group >= scan->analyze_groups)
-		return true;
-	scan->analyze_last_group = group;
-	for (si = 0; si < r->nstripes; si++)
-	{
-		StripeMeta *s = list_nth(r->stripes, si);
-
-		if (group < base + s->chunk_group_count)
-		{
-			col_reader_load_group(r, si, (int) (group - base));
-			r->have_batch = true;
-			r->pos = -1;
-			break;
-		}
-		base += s->chunk_group_count;
-	}
+	scan->analyze_next_group = (int64) ((double) block * scan->analyze_groups / nblocks);
+	scan->analyze_end_group = (int64) ((double) (block + 1) * scan->analyze_groups / nblocks);
+	scan->analyze_end_group = Min(scan->analyze_end_group, scan->analyze_groups);
 	return true;
 }
 
@@ -164,10 +172,15 @@ col_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin,
 							double *liverows, double *deadrows,
 							TupleTableSlot *slot)
 {
-	ColReader  *r = ((ColScanDesc) sscan)->reader;
+	ColScanDesc scan = (ColScanDesc) sscan;
+	ColReader  *r = scan->reader;
 
-	if (!r->have_batch || r->pos + 1 >= (int64) r->batch.nrows)
-		return false;
+	while (!r->have_batch || r->pos + 1 >= (int64) r->batch.nrows)
+	{
+		if (scan->analyze_next_group >= scan->analyze_end_group ||
+			!load_analyze_group(scan, scan->analyze_next_group++))
+			return false;
+	}
 	r->pos++;
 	col_reader_store_row(r, (uint32) r->pos, slot);
 	*liverows += 1;

@@ -32,6 +32,7 @@
 
 #include "access/detoast.h"
 #include "access/tupdesc.h"
+#include "catalog/pg_type.h"
 #include "miscadmin.h"
 #include "port/pg_crc32c.h"
 #include "utils/datum.h"
@@ -43,6 +44,7 @@
 #include "catalog/stripe_meta.h"
 #include "catalog/zone_map.h"
 #include "codec/codec.h"
+#include "codec/delta.h"
 #include "codec/value_encoding.h"
 #include "colstore/col_writer.h"
 #include "format/pending_writes.h"
@@ -366,6 +368,30 @@ chunk_minmax(ColWriter *w, int attno, uint32 start, uint32 end,
 	return have;
 }
 
+/*
+ * Integer-like columns are stored as differences: steadily growing values
+ * (ids, timestamps, dates) then compress to almost nothing.
+ */
+static bool
+delta_eligible(Form_pg_attribute attr)
+{
+	switch (attr->atttypid)
+	{
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+		case OIDOID:
+		case DATEOID:
+		case TIMEOID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			return attr->attbyval && (attr->attlen == 2 || attr->attlen == 4 ||
+									  attr->attlen == 8);
+		default:
+			return false;
+	}
+}
+
 typedef struct SortState
 {
 	ColWriter  *w;
@@ -523,6 +549,17 @@ col_writer_flush(ColWriter *w, Relation rel)
 			initStringInfo(&raw);
 			value_encode(&raw, &type, w->values[a] + start, w->isnull[a] + start,
 						 end - start);
+			c->null_count = 0;
+			for (r = start; r < end; r++)
+				c->null_count += w->isnull[a][r] ? 1 : 0;
+			if (delta_eligible(attr))
+			{
+				Size		values_start = chunk_values_start(end - start, c->null_count);
+
+				delta_encode(raw.data + values_start, end - start - c->null_count,
+							 attr->attlen);
+				c->encoding = CHUNK_ENCODING_DELTA;
+			}
 
 			c->codec = CODEC_NONE;
 			stored = raw.data;
@@ -550,9 +587,6 @@ col_writer_flush(ColWriter *w, Relation rel)
 			c->raw_length = raw.len;
 			c->value_count = end - start;
 			c->checksum = crc;
-			c->null_count = 0;
-			for (r = start; r < end; r++)
-				c->null_count += w->isnull[a][r] ? 1 : 0;
 
 			MemoryContextSwitchTo(flush_cxt);
 			appendBinaryStringInfo(&stream, stored, stored_len);
