@@ -20,12 +20,7 @@
 #error "storage_engine supports PostgreSQL 15 to 18"
 #endif
 
-/* PostgreSQL 16 moved the varlena macros out of postgres.h. */
-#if PG_VERSION_NUM >= 160000
-#include "varatt.h"
-#endif
-
-/* The same, for code also built with FRONTEND (see compat_varatt.h). */
+/* The varlena macros (frontend-safe, see compat_varatt.h). */
 #include "compat/compat_varatt.h"
 
 /* PostgreSQL 16 declares _PG_init centrally in fmgr.h. */

@@ -2,9 +2,10 @@
  *
  * fuzz_codecs.c
  *	  Standalone fuzz harness for the decoders that read untrusted bytes
- *	  from disk: today the compression codecs of src/codec, later the
- *	  column chunk and row batch decoders.  It runs outside the server,
- *	  links the decoders' sources directly and is meant to be built with
+ *	  from disk: the compression codecs of src/codec and the column chunk
+ *	  value layout (src/codec/value_encoding.c; targets chunk.*), later
+ *	  the row batch decoder.  It runs outside the server, links the
+ *	  decoders' sources directly and is meant to be built with
  *	  -fsanitize=address,undefined (test/fuzz/run.sh does that).
  *
  *	  The harness is a list of targets.  A target is a name and a function
@@ -27,24 +28,37 @@
  *	  compression libraries and libpgcommon are not instrumented, so every
  *	  buffer handed to a codec is placed flush against a PROT_NONE guard
  *	  page (alternately at its end and at its start), with canary bytes on
- *	  the open side; the slack is also poisoned for AddressSanitizer.
+ *	  the open side; the slack is also poisoned for AddressSanitizer.  A
+ *	  decoder that needs a MAXALIGNed buffer (value_decode) gets
+ *	  fuzz_place_copy_maxaligned(): at the end, its placement stops up to
+ *	  7 bytes short of the guard page, and those bytes are canaries that
+ *	  ASan also sees as poisoned.
  *
- *	  HOW TO ADD A TARGET (e.g. the column chunk decoder):
- *	  1. Write "static void fuzz_colchunk_decode(const uint8 *data,
+ *	  HOW TO ADD A TARGET (e.g. the row batch decoder; the chunk.*
+ *	  targets are a worked example):
+ *	  1. Write "static void fuzz_batch_decode(const uint8 *data,
  *	     size_t len)" below.  Keep it a pure function of its input: draw
- *	     every choice from data (a FuzzReader helps), never from a global
- *	     random state, so a saved crash input replays.  Random bytes rarely
- *	     get past a format's first checks, so build a valid encoding from
- *	     part of the input (as codec_decode_target does), mutate it with
- *	     fuzz_mutate(), then decode it.  Use fuzz_place() for the buffers
- *	     the decoder reads and writes, fuzz_check_canaries() after the
- *	     call, and FUZZ_CHECK() for every property ("a successful decode
- *	     returns the encoded values", "decoding is deterministic", ...).
- *	  2. Add {"colchunk.decode", fuzz_colchunk_decode, NULL} to
- *	     fuzz_targets[] (the third field can gate the target on a build
- *	     option).  Summary counts group targets by the name before the dot.
+ *	     every choice from data (a FuzzReader helps; a FuzzRng seeded
+ *	     with rng_seed_from(data) is fine too), never from a global random
+ *	     state, so a saved crash input replays.  Random bytes rarely get
+ *	     past a format's first checks, so build a valid encoding from part
+ *	     of the input (as codec_decode_target and fuzz_chunk_decode do),
+ *	     mutate it with fuzz_mutate() (and, as chunk_mutate_structured
+ *	     does, with mutations aimed at the format's own boundaries: random
+ *	     offsets seldom hit a length field), then decode it.  Use
+ *	     fuzz_place() (or fuzz_place_copy_maxaligned()) for the buffers the
+ *	     decoder reads and writes, fuzz_check_canaries() after the call,
+ *	     and FUZZ_CHECK() for every property ("a successful decode returns
+ *	     the encoded values", "decoding is deterministic", ...).
+ *	  2. Add {"batch.decode", fuzz_batch_decode, NULL} to fuzz_targets[]
+ *	     (the third field can gate the target on a build option).
+ *	     Summary counts group targets by the name before the dot.
  *	  3. Add the decoder's .c files to SOURCES in test/fuzz/run.sh; they
- *	     must build with FRONTEND defined (no palloc/ereport inside).
+ *	     must build with FRONTEND defined: no ereport/elog, no server-only
+ *	     headers (compat.h is one: include compat/compat_varatt.h for the
+ *	     varlena macros).  postgres.h is FRONTEND-safe and gives Datum.
+ *	     StringInfo and palloc work (libpgcommon, and the harness's own
+ *	     palloc below for PostgreSQL 16+).
  *
  *-------------------------------------------------------------------------
  */
@@ -1316,6 +1330,11 @@ static size_t chunk_arena_used;
 static Datum *chunk_saved_values;	/* CHUNK_MAX_EXPECTED */
 static bool *chunk_saved_isnull;
 
+/* Offsets in a valid chunk where its structure is: see chunk_collect_bounds. */
+#define CHUNK_MAX_BOUNDS (2 * CHUNK_MAX_ROWS + 4)
+static uint32 chunk_bounds[CHUNK_MAX_BOUNDS];
+static int	chunk_nbounds;
+
 static void
 chunk_setup(void)
 {
@@ -1325,6 +1344,12 @@ chunk_setup(void)
 	chunk_arena = xmalloc(CHUNK_ARENA);
 	chunk_saved_values = xmalloc(CHUNK_MAX_EXPECTED * sizeof(Datum));
 	chunk_saved_isnull = xmalloc(CHUNK_MAX_EXPECTED * sizeof(bool));
+	if (chunk_shapes[CHUNK_BUILD_SHAPES - 1].kind != CHUNK_TYPE_VALID ||
+		chunk_shapes[CHUNK_BUILD_SHAPES].kind == CHUNK_TYPE_VALID)
+	{
+		fprintf(stderr, "fuzz: CHUNK_BUILD_SHAPES does not count the valid shapes\n");
+		exit(1);
+	}
 }
 
 /*
@@ -1851,15 +1876,205 @@ chunk_check_redecode(const ValueTypeInfo *t, ChunkTypeKind kind,
 	pfree(enc2);
 }
 
-/* An expected_count: the true one, the header's, near, or anything. */
+/*
+ * Records where the structure of a valid chunk (raw, rawlen bytes, count
+ * rows, decoded into gb_dst/gb_dst2) is: its header fields, its bitmap,
+ * the start of each value and of the padding before it, and its end.
+ */
+static void
+chunk_collect_bounds(const ValueTypeInfo *t, const uint8 *raw, size_t rawlen,
+					 uint32 count)
+{
+	const Datum *values = (const Datum *) gb_dst.ptr;
+	const bool *isnull = (const bool *) gb_dst2.ptr;
+	uint32		nulls;
+	size_t		off = VALUE_CHUNK_HEADER_SIZE;
+	uint32		i;
+
+	chunk_nbounds = 0;
+	chunk_bounds[chunk_nbounds++] = 0;
+	chunk_bounds[chunk_nbounds++] = sizeof(uint32);
+	memcpy(&nulls, raw + sizeof(uint32), sizeof(uint32));
+	if (nulls > 0)
+	{
+		chunk_bounds[chunk_nbounds++] = (uint32) off;
+		off += ((size_t) count + 7) / 8;
+	}
+	for (i = 0; i < count && chunk_nbounds + 2 < CHUNK_MAX_BOUNDS; i++)
+	{
+		size_t		start;
+
+		if (isnull[i])
+			continue;
+		start = t->typbyval ? off :
+			(size_t) ((const uint8 *) DatumGetPointer(values[i]) - raw);
+		if (start != off)
+			chunk_bounds[chunk_nbounds++] = (uint32) off;
+		chunk_bounds[chunk_nbounds++] = (uint32) start;
+		if (t->typbyval || t->typlen > 0)
+			off = start + t->typlen;
+		else if (t->typlen == -1)
+		{
+			const uint8 *payload;
+			size_t		plen;
+
+			off = start + chunk_varlena(raw + start, &payload, &plen);
+		}
+		else
+			off = start + strlen((const char *) raw + start) + 1;
+	}
+	chunk_bounds[chunk_nbounds++] = (uint32) rawlen;
+}
+
+/*
+ * Mutations aimed at the layout, four input bytes each: at a boundary
+ * chunk_collect_bounds found, flip a bit, write a byte a decoder tests
+ * for (0, external, short header, 4-byte flags), delete or insert bytes
+ * (moving what follows off or onto its alignment), change a 32-bit length
+ * or count by a little, turn a short varlena header into an unaligned
+ * 4-byte one or back, set a varlena header's flag bits, shrink a varlena
+ * to a tiny (possibly impossible) size dropping its payload, or cut the
+ * chunk there.
+ */
+static void
+chunk_mutate_structured(FuzzReader *r, int n, uint8 *m, size_t *mlen)
+{
+	static const uint8 bytes[] = {0x00, 0x01, 0x02, 0x03, 0x10, 0x12, 0x80, 0xFE, 0xFF};
+	int			k;
+
+	for (k = 0; k < n; k++)
+	{
+		uint32		op = rd_u8(r);
+		uint32		idx = rd_u16(r);
+		uint32		arg = rd_u8(r);
+		size_t		len = *mlen;
+		size_t		pos = chunk_nbounds > 0 ? chunk_bounds[idx % chunk_nbounds] : 0;
+		size_t		d = arg % 8 + 1;
+		uint32		v;
+
+		pos = Min(pos, len);
+		switch (op % 10)
+		{
+			case 0:				/* flip a bit at or just after it */
+				if (pos + (arg >> 3) % 4 < len)
+					m[pos + (arg >> 3) % 4] ^= (uint8) (1 << (arg & 7));
+				break;
+			case 1:				/* a byte the decoder tests for */
+				if (pos < len)
+					m[pos] = bytes[arg % lengthof(bytes)];
+				break;
+			case 2:				/* delete 1 to 8 bytes */
+				d = Min(d, len - pos);
+				memmove(m + pos, m + pos + d, len - pos - d);
+				*mlen = len - d;
+				break;
+			case 3:				/* insert 1 to 8 zero (or arg) bytes */
+				d = Min(d, (size_t) FUZZ_MAX_COMP - len);
+				memmove(m + pos + d, m + pos, len - pos);
+				memset(m + pos, (arg & 0x80) ? 0 : (int) arg, d);
+				*mlen = len + d;
+				break;
+			case 4:				/* a 32-bit length or count, a little off */
+				if (len - pos >= sizeof(uint32))
+				{
+					memcpy(&v, m + pos, sizeof(v));
+					if (arg & 0x80)
+						v += ((arg >> 1) % 9 - 4) << 2; /* a 4-byte varlena's size */
+					else
+						v += (arg >> 1) % 9 - 4;
+					memcpy(m + pos, &v, sizeof(v));
+				}
+				break;
+			case 5:				/* the header's counts, a little off */
+				if (len >= VALUE_CHUNK_HEADER_SIZE)
+				{
+					size_t		field = (arg & 1) ? sizeof(uint32) : 0;
+
+					memcpy(&v, m + field, sizeof(v));
+					v += (arg >> 1) % 5 - 2;
+					memcpy(m + field, &v, sizeof(v));
+				}
+				break;
+			case 6:				/* short varlena header <-> 4-byte, in place */
+				if (pos < len && VARATT_IS_1B(m + pos) && !VARATT_IS_1B_E(m + pos) &&
+					len + 3 <= FUZZ_MAX_COMP)
+				{
+					v = 0;
+					SET_VARSIZE(&v, VARSIZE_1B(m + pos) - VARHDRSZ_SHORT + VARHDRSZ);
+					memmove(m + pos + 3, m + pos, len - pos);
+					memcpy(m + pos, &v, sizeof(v));
+					*mlen = len + 3;
+				}
+				else if (len - pos >= VARHDRSZ)
+				{
+					memcpy(&v, m + pos, sizeof(v));
+					if (VARATT_IS_4B_U(&v) && VARSIZE_4B(&v) >= VARHDRSZ &&
+						VARSIZE_4B(&v) - VARHDRSZ + VARHDRSZ_SHORT <= VARATT_SHORT_MAX)
+					{
+						uint8		h;
+
+						SET_VARSIZE_SHORT(&h, VARSIZE_4B(&v) - VARHDRSZ + VARHDRSZ_SHORT);
+						memmove(m + pos + 1, m + pos + VARHDRSZ, len - pos - VARHDRSZ);
+						m[pos] = h;
+						*mlen = len - 3;
+					}
+				}
+				break;
+			case 7:				/* a varlena header's flag bits */
+				if (pos < len)
+					m[pos] = (uint8) ((m[pos] & ~3) | (arg & 3));
+				break;
+			case 8:				/* shrink a varlena to 0..5 bytes */
+				if (pos < len && VARATT_IS_1B(m + pos))
+				{
+					size_t		size = VARSIZE_1B(m + pos);
+					size_t		ns = (arg >> 1) % 3;
+					size_t		keep = Max(ns, (size_t) VARHDRSZ_SHORT);
+
+					if (size >= keep && size <= len - pos)
+					{
+						SET_VARSIZE_1B(m + pos, ns);
+						memmove(m + pos + keep, m + pos + size, len - pos - size);
+						*mlen = len - (size - keep);
+					}
+				}
+				else if (len - pos >= VARHDRSZ)
+				{
+					size_t		size;
+					size_t		ns = (arg >> 1) % 6;
+					size_t		keep = Max(ns, (size_t) VARHDRSZ);
+
+					memcpy(&v, m + pos, sizeof(v));
+					size = VARSIZE_4B(&v);
+					if (size >= keep && size <= len - pos)
+					{
+						SET_VARSIZE_4B(&v, ns);
+						memcpy(m + pos, &v, sizeof(v));
+						memmove(m + pos + keep, m + pos + size, len - pos - size);
+						*mlen = len - (size - keep);
+					}
+				}
+				break;
+			default:			/* cut there, or a few bytes on */
+				*mlen = Min(len, pos + arg % 4);
+				break;
+		}
+	}
+}
+
+/*
+ * An expected_count: mostly the true one; else the one in the header m
+ * (mlen bytes) when it is not too big, one near the true one, or any.
+ */
 static uint32
 chunk_pick_expected(uint32 sel, uint32 truecount, const uint8 *m, size_t mlen)
 {
-	uint32		v = sel >> 3;
+	uint32		v = sel >> 4;
 
-	switch (sel & 7)
+	switch (sel & 15)
 	{
-		case 4:
+		case 12:
+		case 13:
 			if (mlen >= sizeof(uint32))
 			{
 				uint32		hdr;
@@ -1869,16 +2084,14 @@ chunk_pick_expected(uint32 sel, uint32 truecount, const uint8 *m, size_t mlen)
 					return hdr;
 			}
 			return truecount;
-		case 5:
+		case 14:
 			{
 				int64		e = (int64) truecount + (int64) (v % 7) - 3;
 
 				return (uint32) Max(Min(e, (int64) CHUNK_MAX_EXPECTED), 0);
 			}
-		case 6:
-			return v % (CHUNK_MAX_EXPECTED + 1);
-		case 7:
-			return v % 64;
+		case 15:
+			return (v & 1) ? (v >> 1) % 64 : (v >> 1) % (CHUNK_MAX_EXPECTED + 1);
 		default:
 			return truecount;
 	}
@@ -1886,18 +2099,21 @@ chunk_pick_expected(uint32 sel, uint32 truecount, const uint8 *m, size_t mlen)
 
 /*
  * Input layout: shape, fixed-length selector, 24 bits of row count
- * selector, null pattern and its argument, mutation count, 32 bits of
- * expected_count selector, five bytes per mutation, then the bytes the
- * values are made of (a generator seeded from the input continues them).
+ * selector, null pattern and its argument, generic mutation count (used
+ * when its top bit is set), structured mutation count, 32 bits of
+ * expected_count selector, five bytes per generic and four per structured
+ * mutation, then the bytes the values are made of (a generator seeded
+ * from the input continues them).
  *
  * Builds count rows of the shape with the null pattern, encodes them with
  * value_encode and checks the round trip: the chunk decodes to the same
  * NULL flags and byte-equal values (varlenas keep their payload, with a
  * short header when it fits), re-encodes to the same bytes, and is refused
  * one byte shorter, one byte longer and at any other row count.  Then it
- * mutates the chunk and decodes it with a chosen expected_count: nothing
- * may crash or touch memory outside the buffers, and an accepted chunk
- * must satisfy chunk_check_accepted and chunk_check_redecode.
+ * mutates the chunk (chunk_mutate_structured, then fuzz_mutate) and
+ * decodes it with a chosen expected_count: nothing may crash or touch
+ * memory outside the buffers, and an accepted chunk must satisfy
+ * chunk_check_accepted and chunk_check_redecode.
  */
 static void
 fuzz_chunk_decode(const uint8 *data, size_t len)
@@ -1910,9 +2126,11 @@ fuzz_chunk_decode(const uint8 *data, size_t len)
 	uint32		nullmode;
 	uint32		nullarg;
 	int			nmut;
+	int			nsmut;
 	uint32		expsel;
 	uint32		count;
 	FuzzReader	mut;
+	FuzzReader	smut;
 	char	   *enc;
 	size_t		enclen;
 	size_t		mlen;
@@ -1923,12 +2141,18 @@ fuzz_chunk_decode(const uint8 *data, size_t len)
 	rowsel |= rd_u16(&r) << 8;
 	nullmode = rd_u8(&r);
 	nullarg = rd_u8(&r);
-	nmut = (int) (rd_u8(&r) % 9);
+	nmut = (int) rd_u8(&r);
+	nmut = (nmut & 0x80) ? nmut % 9 : 0;
+	nsmut = (int) (rd_u8(&r) % 5);
 	expsel = rd_u32(&r);
 	mut = r;
 	r.p += Min(r.left, (size_t) nmut * 5);
 	r.left -= Min(r.left, (size_t) nmut * 5);
 	mut.left = Min(mut.left, (size_t) nmut * 5);
+	smut = r;
+	r.p += Min(r.left, (size_t) nsmut * 4);
+	r.left -= Min(r.left, (size_t) nsmut * 4);
+	smut.left = Min(smut.left, (size_t) nsmut * 4);
 	rng_seed_from(&rng, data, len);
 
 	/* The rows; a value the arena has no room for is NULL. */
@@ -1970,6 +2194,7 @@ fuzz_chunk_decode(const uint8 *data, size_t len)
 					   short_form ? "4-byte" : "short");
 		}
 	}
+	chunk_collect_bounds(&t, gb_src.ptr, enclen, count);
 	chunk_check_redecode(&t, shape->kind, enclen, count, &rng);
 
 	/* Exact: not one byte less, not one more, not another row count. */
@@ -1979,7 +2204,7 @@ fuzz_chunk_decode(const uint8 *data, size_t len)
 	scratch_ext[enclen] = (uint8) rng_next(&rng);
 	err = chunk_guarded_decode(&gb_src, &t, scratch_ext, enclen + 1, count, &rng, 0xA5);
 	FUZZ_CHECK(err != NULL, "%s: chunk accepted with a byte appended", shape->name);
-	expected = chunk_pick_expected(expsel | 4, count, NULL, 0);
+	expected = chunk_pick_expected(expsel | 14, count, NULL, 0);
 	if (expected != count)
 	{
 		err = chunk_guarded_decode(&gb_src, &t, scratch_comp, enclen, expected, &rng, 0xA5);
@@ -1988,12 +2213,13 @@ fuzz_chunk_decode(const uint8 *data, size_t len)
 	}
 	stat_roundtrips++;
 
-	if (nmut == 0)
+	if (nmut == 0 && nsmut == 0)
 		return;
 
-	/* Mutants. */
+	/* Mutants: aimed at the structure first, then anywhere. */
 	memcpy(scratch_mut, scratch_comp, enclen);
 	mlen = enclen;
+	chunk_mutate_structured(&smut, nsmut, scratch_mut, &mlen);
 	fuzz_mutate(&mut, nmut, scratch_mut, &mlen, scratch_comp, enclen,
 				chunk_arena, chunk_arena_used);
 	expected = chunk_pick_expected(expsel, count, scratch_mut, mlen);
@@ -2012,9 +2238,9 @@ fuzz_chunk_decode(const uint8 *data, size_t len)
  * Input layout: shape (any, including types the decoder must refuse
  * values of), fixed-length selector, mode, 32 bits of expected_count
  * selector, then the chunk's bytes as they are, except that modes 1 and 2
- * write a small row count (and mode 1 a NULL count) into the header so
- * decoding gets past it.  Mode 0 expects the header's row count when it
- * is small, mode 3 a chosen one.  An accepted chunk must satisfy
+ * write a small row count and a NULL count (mode 2: none) into the header
+ * so decoding gets past it.  Mode 0 expects the header's row count when
+ * it is small, mode 3 a chosen one.  An accepted chunk must satisfy
  * chunk_check_accepted and chunk_check_redecode.
  */
 static void
@@ -2033,20 +2259,19 @@ fuzz_chunk_raw(const uint8 *data, size_t len)
 	rng_seed_from(&rng, data, len);
 	memcpy(scratch_mut, r.p, rawlen);
 	if (mode == 0)
-		expected = chunk_pick_expected(4, sel % 64, scratch_mut, rawlen);
+		expected = chunk_pick_expected(12, sel % 64, scratch_mut, rawlen);
 	else if (mode == 3 || rawlen < VALUE_CHUNK_HEADER_SIZE)
 		expected = chunk_pick_expected(sel, (sel >> 16) % 300, scratch_mut, rawlen);
 	else
 	{
 		uint32		count = (sel >> 8) % 300;
+		uint32		nulls = 0;
 
-		memcpy(scratch_mut, &count, sizeof(uint32));
+		/* Mode 1: some or all rows NULL; mode 2: none, so no bitmap. */
 		if (mode == 1)
-		{
-			uint32		nulls = (sel & 1) ? count : (sel >> 1) % (count + 1);
-
-			memcpy(scratch_mut + sizeof(uint32), &nulls, sizeof(uint32));
-		}
+			nulls = (sel & 1) ? count : (sel >> 1) % (count + 1);
+		memcpy(scratch_mut, &count, sizeof(uint32));
+		memcpy(scratch_mut + sizeof(uint32), &nulls, sizeof(uint32));
 		expected = count;
 	}
 	stat_mutants++;
@@ -2409,8 +2634,8 @@ main(int argc, char **argv)
 	}
 	elapsed = now_seconds() - start;
 
-	/* One line of counts per codec (target group), then the verdict. */
-	printf("fuzz: seed %llu, %.1f s, iterations per codec:",
+	/* One line of counts per target group, then the verdict. */
+	printf("fuzz: seed %llu, %.1f s, iterations per target group:",
 		   (unsigned long long) run_seed, elapsed);
 	for (i = 0; i < norder; i++)
 	{
