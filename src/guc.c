@@ -15,8 +15,27 @@
 
 #include "guc.h"
 
+bool		storage_engine_enable_custom_scan = true;
+bool		storage_engine_enable_pruning = true;
+bool		storage_engine_enable_parallel_execution = true;
+
 void
 guc_define(void)
 {
+	DefineCustomBoolVariable("storage_engine.enable_custom_scan",
+							 "Use the ColcompressScan custom scan for colcompress tables.",
+							 "It reads only the columns a query uses and skips stripes and chunk groups by their zone maps.",
+							 &storage_engine_enable_custom_scan, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("storage_engine.enable_pruning",
+							 "Skip stripes and chunk groups whose min/max statistics exclude the query's filter.",
+							 NULL,
+							 &storage_engine_enable_pruning, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("storage_engine.enable_parallel_execution",
+							 "Allow parallel scans of colcompress tables.",
+							 NULL,
+							 &storage_engine_enable_parallel_execution, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("storage_engine");
 }

@@ -8,6 +8,10 @@
 #ifndef STORAGE_ENGINE_GUC_H
 #define STORAGE_ENGINE_GUC_H
 
+extern bool storage_engine_enable_custom_scan;
+extern bool storage_engine_enable_pruning;
+extern bool storage_engine_enable_parallel_execution;
+
 extern void guc_define(void);
 
 #endif							/* STORAGE_ENGINE_GUC_H */

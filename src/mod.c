@@ -16,6 +16,7 @@
 #include "format/pending_writes.h"
 #include "guc.h"
 #include "relation_hooks.h"
+#include "scan/col_customscan.h"
 
 PG_MODULE_MAGIC;
 
@@ -26,4 +27,5 @@ _PG_init(void)
 	options_install_hooks();
 	pending_writes_init();
 	relation_hooks_init();
+	col_customscan_init();
 }

@@ -139,7 +139,7 @@ batch_meta_insert(const BatchMeta *b)
 void
 batch_meta_delete_storage(uint64 storage_id)
 {
-	meta_delete_storage_rows("batch", "batch_pkey", storage_id);
+	meta_delete_rows("batch", "batch_pkey", storage_id, -1);
 	CommandCounterIncrement();
 }
 

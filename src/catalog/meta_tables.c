@@ -82,17 +82,19 @@ meta_storage_key(ScanKey key, AttrNumber attno, uint64 storage_id)
 }
 
 void
-meta_delete_storage_rows(const char *table, const char *index,
-						 uint64 storage_id)
+meta_delete_rows(const char *table, const char *index, uint64 storage_id,
+				 int64 stream_num)
 {
 	Relation	rel = meta_table_open(table, RowExclusiveLock);
-	ScanKeyData key;
+	ScanKeyData keys[2];
 	SysScanDesc scan;
 	HeapTuple	tuple;
 
-	meta_storage_key(&key, 1, storage_id);
+	meta_storage_key(&keys[0], 1, storage_id);
+	ScanKeyInit(&keys[1], 2, BTEqualStrategyNumber, F_INT8EQ,
+				Int64GetDatum(stream_num));
 	scan = systable_beginscan(rel, meta_table_relid(index), true,
-							  SnapshotSelf, 1, &key);
+							  SnapshotSelf, stream_num < 0 ? 1 : 2, keys);
 	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
 		CatalogTupleDelete(rel, &tuple->t_self);
 	systable_endscan(scan);

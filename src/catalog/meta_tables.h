@@ -45,11 +45,12 @@ extern void meta_corrupted(const char *table, uint64 storage_id,
 extern void meta_storage_key(ScanKey key, AttrNumber attno, uint64 storage_id);
 
 /*
- * Deletes every row of engine.<table> whose first column is storage_id,
- * through its primary key index engine.<index>.
+ * Deletes the rows of engine.<table> whose first column is storage_id and,
+ * when stream_num >= 0, whose second column (the stripe or batch number)
+ * is stream_num, through its primary key index engine.<index>.
  */
-extern void meta_delete_storage_rows(const char *table, const char *index,
-									 uint64 storage_id);
+extern void meta_delete_rows(const char *table, const char *index,
+							 uint64 storage_id, int64 stream_num);
 
 /* bigint[] columns. */
 extern ArrayType *meta_int8_array(const uint64 *values, int n);

@@ -42,7 +42,10 @@ enum
 	Anum_stripe_chunk_group_count,
 	Anum_stripe_chunk_group_row_limit,
 	Anum_stripe_column_count,
-	Natts_stripe = Anum_stripe_column_count
+	Anum_stripe_attr_min,
+	Anum_stripe_attr_max,
+	Anum_stripe_attr_null_count,
+	Natts_stripe = Anum_stripe_attr_null_count
 };
 
 enum
@@ -69,8 +72,46 @@ enum
 	Anum_chunk_checksum,
 	Anum_chunk_min_value,
 	Anum_chunk_max_value,
-	Natts_chunk = Anum_chunk_max_value
+	Anum_chunk_encoding,
+	Natts_chunk = Anum_chunk_encoding
 };
+
+static ArrayType *
+bytea_array(bytea **values, int n)
+{
+	Datum	   *d = palloc(sizeof(Datum) * Max(n, 1));
+	bool	   *nulls = palloc(sizeof(bool) * Max(n, 1));
+	int			dims[1] = {n};
+	int			lbs[1] = {1};
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		d[i] = PointerGetDatum(values[i]);
+		nulls[i] = values[i] == NULL;
+	}
+	return construct_md_array(d, nulls, 1, dims, lbs, BYTEAOID, -1, false,
+							  TYPALIGN_INT);
+}
+
+static bytea **
+bytea_array_values(Datum array, int expected)
+{
+	ArrayType  *arr = DatumGetArrayTypeP(array);
+	Datum	   *elems;
+	bool	   *nulls;
+	bytea	  **out;
+	int			n;
+	int			i;
+
+	deconstruct_array(arr, BYTEAOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
+	if (n != expected)
+		return NULL;
+	out = palloc0(sizeof(bytea *) * Max(n, 1));
+	for (i = 0; i < n; i++)
+		out[i] = nulls[i] ? NULL : DatumGetByteaPCopy(elems[i]);
+	return out;
+}
 
 static StripeMeta *
 stripe_from_tuple(HeapTuple tuple, TupleDesc desc)
@@ -78,6 +119,7 @@ stripe_from_tuple(HeapTuple tuple, TupleDesc desc)
 	Datum		values[Natts_stripe];
 	bool		nulls[Natts_stripe];
 	StripeMeta *s = palloc0(sizeof(StripeMeta));
+	int			n;
 
 	heap_deform_tuple(tuple, desc, values, nulls);
 	s->storage_id = DatumGetInt64(values[Anum_stripe_storage_id - 1]);
@@ -96,6 +138,14 @@ stripe_from_tuple(HeapTuple tuple, TupleDesc desc)
 	s->runs = meta_row_runs_values(values[Anum_stripe_row_runs - 1], &s->nruns);
 	if (s->runs == NULL)
 		meta_corrupted("stripe", s->storage_id, "malformed row_runs");
+
+	s->attr_min = bytea_array_values(values[Anum_stripe_attr_min - 1], s->column_count);
+	s->attr_max = bytea_array_values(values[Anum_stripe_attr_max - 1], s->column_count);
+	s->attr_null_count = meta_int8_array_values(values[Anum_stripe_attr_null_count - 1], &n);
+	if (s->attr_min == NULL || s->attr_max == NULL ||
+		s->attr_null_count == NULL || n != s->column_count)
+		meta_corrupted("stripe", s->storage_id, "malformed zone map");
+
 	s->cids = meta_cid_runs_values(values[Anum_stripe_command_ids - 1], &s->ncids);
 	if (s->cids == NULL)
 		meta_corrupted("stripe", s->storage_id, "malformed command_ids");
@@ -190,6 +240,7 @@ stripe_meta_chunks(const StripeMeta *stripe, Snapshot snapshot,
 		seen[g * ncols + a - 1] = true;
 		c = &chunks[g * ncols + a - 1];
 		c->codec = DatumGetInt16(values[Anum_chunk_codec - 1]);
+		c->encoding = DatumGetInt16(values[Anum_chunk_encoding - 1]);
 		c->stored_offset = DatumGetInt64(values[Anum_chunk_stored_offset - 1]);
 		c->stored_length = (uint32) DatumGetInt32(values[Anum_chunk_stored_length - 1]);
 		c->raw_length = (uint32) DatumGetInt32(values[Anum_chunk_raw_length - 1]);
@@ -241,6 +292,10 @@ stripe_meta_insert(const StripeMeta *s, const uint32 *group_rows,
 		values[Anum_stripe_chunk_group_count - 1] = Int32GetDatum(s->chunk_group_count);
 		values[Anum_stripe_chunk_group_row_limit - 1] = Int32GetDatum(s->chunk_group_row_limit);
 		values[Anum_stripe_column_count - 1] = Int32GetDatum(s->column_count);
+		values[Anum_stripe_attr_min - 1] = PointerGetDatum(bytea_array(s->attr_min, s->column_count));
+		values[Anum_stripe_attr_max - 1] = PointerGetDatum(bytea_array(s->attr_max, s->column_count));
+		values[Anum_stripe_attr_null_count - 1] =
+			PointerGetDatum(meta_int8_array(s->attr_null_count, s->column_count));
 
 		rel = meta_table_open("stripe", RowExclusiveLock);
 		tuple = heap_form_tuple(RelationGetDescr(rel), values, nulls);
@@ -290,6 +345,7 @@ stripe_meta_insert(const StripeMeta *s, const uint32 *group_rows,
 			nulls[Anum_chunk_min_value - 1] = (c->min_value == NULL);
 			values[Anum_chunk_max_value - 1] = PointerGetDatum(c->max_value);
 			nulls[Anum_chunk_max_value - 1] = (c->max_value == NULL);
+			values[Anum_chunk_encoding - 1] = Int16GetDatum(c->encoding);
 			tuple = heap_form_tuple(RelationGetDescr(rel), values, nulls);
 			CatalogTupleInsert(rel, tuple);
 			heap_freetuple(tuple);
@@ -299,11 +355,19 @@ stripe_meta_insert(const StripeMeta *s, const uint32 *group_rows,
 }
 
 void
+stripe_meta_delete_stripe(uint64 storage_id, uint64 stripe_num)
+{
+	meta_delete_rows("chunk", "chunk_pkey", storage_id, (int64) stripe_num);
+	meta_delete_rows("chunk_group", "chunk_group_pkey", storage_id, (int64) stripe_num);
+	meta_delete_rows("stripe", "stripe_pkey", storage_id, (int64) stripe_num);
+}
+
+void
 stripe_meta_delete_storage(uint64 storage_id)
 {
-	meta_delete_storage_rows("chunk", "chunk_pkey", storage_id);
-	meta_delete_storage_rows("chunk_group", "chunk_group_pkey", storage_id);
-	meta_delete_storage_rows("stripe", "stripe_pkey", storage_id);
+	meta_delete_rows("chunk", "chunk_pkey", storage_id, -1);
+	meta_delete_rows("chunk_group", "chunk_group_pkey", storage_id, -1);
+	meta_delete_rows("stripe", "stripe_pkey", storage_id, -1);
 	CommandCounterIncrement();
 }
 

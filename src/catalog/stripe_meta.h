@@ -30,12 +30,17 @@ typedef struct StripeMeta
 	int			chunk_group_count;
 	int			chunk_group_row_limit;
 	int			column_count;
+	/* zone map per column, [column_count]; NULL bound: none */
+	bytea	  **attr_min;
+	bytea	  **attr_max;
+	uint64	   *attr_null_count;
 	bool		written_by_me;	/* by the current transaction */
 } StripeMeta;
 
 typedef struct ChunkMeta
 {
 	int16		codec;
+	int16		encoding;		/* CHUNK_ENCODING_*, codec/delta.h */
 	uint64		stored_offset;
 	uint32		stored_length;
 	uint32		raw_length;
@@ -60,6 +65,9 @@ extern ChunkMeta *stripe_meta_chunks(const StripeMeta *stripe,
 extern void stripe_meta_insert(const StripeMeta *stripe,
 							   const uint32 *group_rows,
 							   const ChunkMeta *chunks);
+
+/* Removes the metadata rows of one stripe (merge). */
+extern void stripe_meta_delete_stripe(uint64 storage_id, uint64 stripe_num);
 
 /* Removes every metadata row of a storage (DROP, TRUNCATE). */
 extern void stripe_meta_delete_storage(uint64 storage_id);

@@ -12,7 +12,15 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "compat/compat.h"
+/*
+ * Server code and, with FRONTEND defined, the fuzz harness (test/fuzz).
+ * postgres.h is FRONTEND-safe (pg_controldata and pg_resetwal use it the
+ * same way) and is where Datum lives, so this file needs it in both; the
+ * server-only compat.h is not included, only its varlena part.
+ */
+#include "postgres.h"
+
+#include "compat/compat_varatt.h"
 
 #include "catalog/pg_type_d.h"
 #include "codec/value_encoding.h"
@@ -131,9 +139,21 @@ value_encode(StringInfo buf, const ValueTypeInfo *type,
 	Size		base = buf->len;
 	uint32		null_count = 0;
 	uint32		i;
+	Size		estimate = 0;
 
 	for (i = 0; i < count; i++)
-		null_count += isnull[i] ? 1 : 0;
+	{
+		if (isnull[i])
+			null_count++;
+		else if (type->typlen > 0)
+			estimate += type->typlen + (type->typbyval ? 0 : 8);
+		else if (type->typlen == -1)
+			estimate += VARSIZE_ANY(DatumGetPointer(values[i])) + 4;
+		else
+			estimate += strlen(DatumGetCString(values[i])) + 1;
+	}
+	/* one allocation for the whole chunk */
+	enlargeStringInfo(buf, (int) Min(estimate + (count + 7) / 8 + 16, (Size) 256 * 1024 * 1024));
 
 	appendBinaryStringInfo(buf, (char *) &count, sizeof(uint32));
 	appendBinaryStringInfo(buf, (char *) &null_count, sizeof(uint32));

@@ -59,4 +59,11 @@ extern const char *value_decode(const char *raw, uint32 rawlen,
 								uint32 expected_count,
 								Datum *values, bool *isnull);
 
+/* Offset of the values in a chunk of count rows with null_count NULLs. */
+static inline Size
+chunk_values_start(uint32 count, uint32 null_count)
+{
+	return VALUE_CHUNK_HEADER_SIZE + (null_count > 0 ? ((Size) count + 7) / 8 : 0);
+}
+
 #endif							/* STORAGE_ENGINE_VALUE_ENCODING_H */

@@ -29,8 +29,10 @@
 #include "utils/rel.h"
 
 #include "codec/codec.h"
+#include "codec/delta.h"
 #include "codec/value_encoding.h"
 #include "colstore/col_reader.h"
+#include "format/row_number.h"
 #include "format/storage.h"
 
 static void
@@ -77,6 +79,7 @@ col_reader_begin(Relation rel, Snapshot snapshot, const bool *projected,
 	r->stripe_index = -1;
 	r->group_index = -1;
 	r->batch.natts = natts;
+	r->loaded = palloc(sizeof(int) * Max(natts, 1));
 	return r;
 }
 
@@ -90,6 +93,57 @@ col_reader_use_desc(ColReader *r, TupleDesc desc)
 						RelationGetRelationName(r->rel), desc->natts,
 						r->desc->natts)));
 	r->desc = desc;
+}
+
+void
+col_reader_set_filter(ColReader *r, ZoneFilterFn filter, void *arg)
+{
+	r->filter = filter;
+	r->filter_arg = arg;
+}
+
+static bool
+stripe_stats(void *zone, AttrNumber attno, ZoneStats *stats)
+{
+	StripeMeta *s = zone;
+
+	if (attno > s->column_count)
+		return false;
+	stats->min = s->attr_min[attno - 1];
+	stats->max = s->attr_max[attno - 1];
+	stats->null_count = s->attr_null_count[attno - 1];
+	stats->row_count = s->row_count;
+	return true;
+}
+
+static bool
+group_stats(void *zone, AttrNumber attno, ZoneStats *stats)
+{
+	ColReader  *r = zone;
+	ChunkMeta  *c;
+
+	if (attno > r->stripe->column_count)
+		return false;
+	c = &r->chunks[r->group_index * r->stripe->column_count + attno - 1];
+	stats->min = c->min_value;
+	stats->max = c->max_value;
+	stats->null_count = c->null_count;
+	stats->row_count = c->value_count;
+	return true;
+}
+
+/* Does the filter exclude stripe index si (without reading anything)? */
+static bool
+stripe_excluded(ColReader *r, int si)
+{
+	if (r->filter == NULL)
+		return false;
+	if (r->filter(r->filter_arg, stripe_stats, list_nth(r->stripes, si)))
+	{
+		r->stripes_pruned++;
+		return true;
+	}
+	return false;
 }
 
 void
@@ -196,6 +250,19 @@ load_column(ColReader *r, int attno, uint32 nrows, ColumnBatch *col)
 		pfree(stored);
 	}
 
+	if (c->encoding == CHUNK_ENCODING_DELTA)
+	{
+		Size		start = chunk_values_start(c->value_count, c->null_count);
+
+		if (!attr->attbyval || (attr->attlen != 2 && attr->attlen != 4 && attr->attlen != 8) ||
+			c->null_count > c->value_count || start > c->raw_length ||
+			c->raw_length - start != (Size) (c->value_count - c->null_count) * attr->attlen)
+			chunk_corrupted(r, attno, "delta-encoded chunk has an impossible layout");
+		delta_decode(raw + start, c->value_count - c->null_count, attr->attlen);
+	}
+	else if (c->encoding != CHUNK_ENCODING_PLAIN)
+		chunk_corrupted(r, attno, "unknown encoding");
+
 	col->values = palloc(sizeof(Datum) * Max(nrows, 1));
 	col->isnull = palloc(sizeof(bool) * Max(nrows, 1));
 	problem = value_decode(raw, c->raw_length, &type, nrows,
@@ -244,6 +311,20 @@ load_group(ColReader *r, int group)
 	/* rows of this transaction's later commands are not visible */
 	if (first + nrows > r->visible_rows)
 		nrows = r->visible_rows > first ? (uint32) (r->visible_rows - first) : 0;
+
+	/* a chunk group the filter excludes is not read at all */
+	if (nrows > 0 && r->filter != NULL)
+	{
+		if (r->filter(r->filter_arg, group_stats, r))
+		{
+			r->groups_pruned++;
+			nrows = 0;
+		}
+		else
+			r->groups_read++;
+	}
+	else if (nrows > 0)
+		r->groups_read++;
 
 	b->natts = desc->natts;
 	b->nrows = nrows;
@@ -306,10 +387,13 @@ col_reader_next_batch(ColReader *r, bool forward)
 		{
 			if (si < 0 || gi + 1 >= r->stripe->chunk_group_count)
 			{
-				si = claim_stripe(r);
+				do
+					si = claim_stripe(r);
+				while (si >= 0 && stripe_excluded(r, si));
 				if (si < 0)
 					return false;
 				load_stripe(r, si);
+				r->stripes_read++;
 				gi = -1;
 			}
 			load_group(r, gi + 1);
@@ -318,9 +402,13 @@ col_reader_next_batch(ColReader *r, bool forward)
 		{
 			if (si < 0 || gi + 1 >= r->stripe->chunk_group_count)
 			{
-				if (si + 1 >= r->nstripes)
+				do
+					si++;
+				while (si < r->nstripes && stripe_excluded(r, si));
+				if (si >= r->nstripes)
 					return false;
-				load_stripe(r, si + 1);
+				load_stripe(r, si);
+				r->stripes_read++;
 				gi = -1;
 			}
 			load_group(r, gi + 1);
@@ -331,15 +419,89 @@ col_reader_next_batch(ColReader *r, bool forward)
 				si = r->nstripes;
 			if (si >= r->nstripes || gi <= 0)
 			{
-				if (si <= 0)
+				do
+					si--;
+				while (si >= 0 && stripe_excluded(r, si));
+				if (si < 0)
 					return false;
-				load_stripe(r, si - 1);
+				load_stripe(r, si);
+				r->stripes_read++;
 				gi = r->stripe->chunk_group_count;
 			}
 			load_group(r, gi - 1);
 		}
 		if (r->batch.nrows > 0)
 			return true;
+	}
+}
+
+void
+col_reader_store_row(ColReader *r, uint32 row, TupleTableSlot *slot)
+{
+	RowBatch   *b = &r->batch;
+	int			natts = slot->tts_tupleDescriptor->natts;
+	int			a;
+
+	ExecClearTuple(slot);
+
+	/*
+	 * Columns not read stay NULL: set them once per batch and slot, then
+	 * only the loaded columns change from row to row.
+	 */
+	if (r->filled_slot != slot || r->filled_batch != b->cols)
+	{
+		for (a = 0; a < natts; a++)
+		{
+			slot->tts_values[a] = (Datum) 0;
+			slot->tts_isnull[a] = true;
+		}
+		r->nloaded = 0;
+		for (a = 0; a < natts && a < b->natts; a++)
+			if (b->cols[a].loaded)
+				r->loaded[r->nloaded++] = a;
+		r->filled_slot = slot;
+		r->filled_batch = b->cols;
+	}
+	for (a = 0; a < r->nloaded; a++)
+	{
+		int			col = r->loaded[a];
+
+		slot->tts_values[col] = b->cols[col].values[row];
+		slot->tts_isnull[col] = b->cols[col].isnull[row];
+	}
+	ExecStoreVirtualTuple(slot);
+	row_number_to_tid(b->rownums[row], &slot->tts_tid);
+	slot->tts_tableOid = RelationGetRelid(r->rel);
+}
+
+bool
+col_reader_next_slot(ColReader *r, bool forward, TupleTableSlot *slot)
+{
+	if (r->desc != slot->tts_tupleDescriptor)
+		col_reader_use_desc(r, slot->tts_tupleDescriptor);
+	for (;;)
+	{
+		if (r->have_batch)
+		{
+			int64		next = r->pos + (forward ? 1 : -1);
+
+			if (next >= 0 && next < (int64) r->batch.nrows)
+			{
+				r->pos = next;
+				col_reader_store_row(r, (uint32) next, slot);
+				return true;
+			}
+		}
+		if (!col_reader_next_batch(r, forward))
+		{
+			/* stay past the end, so the opposite direction resumes */
+			if (r->have_batch)
+				r->pos = forward ? (int64) r->batch.nrows : -1;
+			ExecClearTuple(slot);
+			return false;
+		}
+		r->have_batch = true;
+		r->pos = forward ? -1 : (int64) r->batch.nrows;
 	}
 }
 
@@ -357,6 +519,7 @@ col_reader_reset(ColReader *r, bool forward)
 	r->group_index = -1;
 	r->stripe = NULL;
 	r->batch.nrows = 0;
+	r->have_batch = false;
 	MemoryContextReset(r->stripe_cxt);
 	MemoryContextReset(r->batch_cxt);
 }

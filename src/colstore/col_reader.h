@@ -9,11 +9,13 @@
 #define STORAGE_ENGINE_COL_READER_H
 
 #include "access/relscan.h"
+#include "executor/tuptable.h"
 #include "port/atomics.h"
 #include "utils/relcache.h"
 #include "utils/snapshot.h"
 
 #include "catalog/stripe_meta.h"
+#include "catalog/zone_map.h"
 #include "vector/batch.h"
 
 /* Shared state of a parallel scan: participants claim stripes in turn. */
@@ -47,14 +49,34 @@ typedef struct ColReader
 	int			group_index;
 	RowBatch	batch;
 
+	/* row-at-a-time position in the batch (col_reader_next_slot) */
+	bool		have_batch;
+	int64		pos;
+	/* the slot whose unread columns are already NULL, for which batch */
+	TupleTableSlot *filled_slot;
+	ColumnBatch *filled_batch;
+	int		   *loaded;			/* indexes of the loaded columns */
+	int			nloaded;
+
 	MemoryContext stripe_cxt;
 	MemoryContext batch_cxt;
+
+	/* zone-map filter (NULL: none) and what it saved, for EXPLAIN */
+	ZoneFilterFn filter;
+	void	   *filter_arg;
+	uint64		stripes_read;
+	uint64		stripes_pruned;
+	uint64		groups_read;
+	uint64		groups_pruned;
 } ColReader;
 
 extern ColReader *col_reader_begin(Relation rel, Snapshot snapshot,
 								   const bool *projected,
 								   ColParallelScanDescData *parallel);
 extern void col_reader_end(ColReader *reader);
+
+/* Skip stripes and chunk groups the filter excludes (before reading). */
+extern void col_reader_set_filter(ColReader *reader, ZoneFilterFn filter, void *arg);
 
 /*
  * Decode with desc instead of the relation's descriptor.  ALTER COLUMN
@@ -69,6 +91,18 @@ extern void col_reader_use_desc(ColReader *reader, TupleDesc desc);
  * the stripes this participant claims.
  */
 extern bool col_reader_next_batch(ColReader *reader, bool forward);
+
+/*
+ * Stores the next row (in direction forward or backward) into slot as a
+ * virtual tuple with its TID; false at the end.  Rows are built from the
+ * current batch, which is loaded as needed.
+ */
+extern bool col_reader_next_slot(ColReader *reader, bool forward,
+								 TupleTableSlot *slot);
+
+/* Stores row row of the current batch into slot. */
+extern void col_reader_store_row(ColReader *reader, uint32 row,
+								 TupleTableSlot *slot);
 
 /* Loads chunk group group of stripe stripe (indexes into the list). */
 extern void col_reader_load_group(ColReader *reader, int stripe, int group);

@@ -19,7 +19,6 @@
 #include "colstore/col_reader.h"
 #include "colstore/col_scan.h"
 #include "format/pending_writes.h"
-#include "format/row_number.h"
 #include "format/storage.h"
 #include "format/storage_am.h"
 
@@ -27,11 +26,10 @@ typedef struct ColScanDescData
 {
 	TableScanDescData base;
 	ColReader  *reader;
-	int64		pos;			/* row of the batch last returned */
-	bool		have_batch;
-	/* ANALYZE: total chunk groups, and the last one handed out */
+	/* ANALYZE: total chunk groups, and the range of the sampled block */
 	int64		analyze_groups;
-	int64		analyze_last_group;
+	int64		analyze_next_group;
+	int64		analyze_end_group;
 } ColScanDescData;
 
 typedef ColScanDescData *ColScanDesc;
@@ -55,7 +53,6 @@ col_scan_begin(Relation rel, Snapshot snapshot, int nkeys,
 	scan->base.rs_parallel = pscan;
 	scan->reader = col_reader_begin(rel, snapshot, NULL,
 									(ColParallelScanDescData *) pscan);
-	scan->analyze_last_group = -1;
 	return &scan->base;
 }
 
@@ -77,33 +74,6 @@ col_scan_rescan(TableScanDesc sscan, struct ScanKeyData *key, bool set_params,
 	ColScanDesc scan = (ColScanDesc) sscan;
 
 	col_reader_reset(scan->reader, true);
-	scan->have_batch = false;
-}
-
-static void
-store_row(ColReader *r, uint32 row, TupleTableSlot *slot)
-{
-	RowBatch   *b = &r->batch;
-	int			natts = slot->tts_tupleDescriptor->natts;
-	int			a;
-
-	ExecClearTuple(slot);
-	for (a = 0; a < natts; a++)
-	{
-		if (a < b->natts && b->cols[a].loaded)
-		{
-			slot->tts_values[a] = b->cols[a].values[row];
-			slot->tts_isnull[a] = b->cols[a].isnull[row];
-		}
-		else
-		{
-			slot->tts_values[a] = (Datum) 0;
-			slot->tts_isnull[a] = true;
-		}
-	}
-	ExecStoreVirtualTuple(slot);
-	row_number_to_tid(b->rownums[row], &slot->tts_tid);
-	slot->tts_tableOid = RelationGetRelid(r->rel);
 }
 
 bool
@@ -111,35 +81,9 @@ col_scan_getnextslot(TableScanDesc sscan, ScanDirection direction,
 					 TupleTableSlot *slot)
 {
 	ColScanDesc scan = (ColScanDesc) sscan;
-	ColReader  *r = scan->reader;
-	bool		forward = !ScanDirectionIsBackward(direction);
 
-	if (r->desc != slot->tts_tupleDescriptor)
-		col_reader_use_desc(r, slot->tts_tupleDescriptor);
-	for (;;)
-	{
-		if (scan->have_batch)
-		{
-			int64		next = scan->pos + (forward ? 1 : -1);
-
-			if (next >= 0 && next < (int64) r->batch.nrows)
-			{
-				scan->pos = next;
-				store_row(r, (uint32) next, slot);
-				return true;
-			}
-		}
-		if (!col_reader_next_batch(r, forward))
-		{
-			/* stay past the end, so the opposite direction resumes */
-			if (scan->have_batch)
-				scan->pos = forward ? (int64) r->batch.nrows : -1;
-			ExecClearTuple(slot);
-			return false;
-		}
-		scan->have_batch = true;
-		scan->pos = forward ? -1 : (int64) r->batch.nrows;
-	}
+	return col_reader_next_slot(scan->reader,
+								!ScanDirectionIsBackward(direction), slot);
 }
 
 Size
@@ -166,16 +110,40 @@ col_parallelscan_reinitialize(Relation rel, ParallelTableScanDesc pscan)
 	pg_atomic_write_u64(&p->next_stripe, 0);
 }
 
-/* ANALYZE: each sampled block stands for one chunk group (storage_am.h). */
+/*
+ * ANALYZE: sampled block b stands for the chunk groups at the same
+ * relative position (storage_am_analyze_units).
+ */
+static bool
+load_analyze_group(ColScanDesc scan, int64 group)
+{
+	ColReader  *r = scan->reader;
+	int64		base = 0;
+	int			si;
+
+	for (si = 0; si < r->nstripes; si++)
+	{
+		StripeMeta *s = list_nth(r->stripes, si);
+
+		if (group < base + s->chunk_group_count)
+		{
+			col_reader_load_group(r, si, (int) (group - base));
+			r->have_batch = true;
+			r->pos = -1;
+			return true;
+		}
+		base += s->chunk_group_count;
+	}
+	return false;
+}
+
 bool
 col_scan_analyze_next_block(TableScanDesc sscan, COMPAT_ANALYZE_BLOCK_ARGS)
 {
 	ColScanDesc scan = (ColScanDesc) sscan;
 	ColReader  *r = scan->reader;
 	BlockNumber block;
-	int64		group;
-	int64		base = 0;
-	int			si;
+	BlockNumber nblocks = RelationGetNumberOfBlocks(sscan->rs_rd);
 
 	if (!compat_analyze_block(&block))
 		return false;
@@ -186,25 +154,10 @@ col_scan_analyze_next_block(TableScanDesc sscan, COMPAT_ANALYZE_BLOCK_ARGS)
 		foreach(lc, r->stripes)
 			scan->analyze_groups += ((StripeMeta *) lfirst(lc))->chunk_group_count;
 	}
-	scan->have_batch = false;
-	group = storage_am_analyze_unit(block, RelationGetNumberOfBlocks(sscan->rs_rd),
-									scan->analyze_groups,
-									&scan->analyze_last_group);
-	if (group < 0)
-		return true;
-	for (si = 0; si < r->nstripes; si++)
-	{
-		StripeMeta *s = list_nth(r->stripes, si);
-
-		if (group < base + s->chunk_group_count)
-		{
-			col_reader_load_group(r, si, (int) (group - base));
-			scan->have_batch = true;
-			scan->pos = -1;
-			break;
-		}
-		base += s->chunk_group_count;
-	}
+	r->have_batch = false;
+	storage_am_analyze_units(block, nblocks, scan->analyze_groups,
+							 &scan->analyze_next_group,
+							 &scan->analyze_end_group);
 	return true;
 }
 
@@ -214,11 +167,16 @@ col_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin,
 							TupleTableSlot *slot)
 {
 	ColScanDesc scan = (ColScanDesc) sscan;
+	ColReader  *r = scan->reader;
 
-	if (!scan->have_batch || scan->pos + 1 >= (int64) scan->reader->batch.nrows)
-		return false;
-	scan->pos++;
-	store_row(scan->reader, (uint32) scan->pos, slot);
+	while (!r->have_batch || r->pos + 1 >= (int64) r->batch.nrows)
+	{
+		if (scan->analyze_next_group >= scan->analyze_end_group ||
+			!load_analyze_group(scan, scan->analyze_next_group++))
+			return false;
+	}
+	r->pos++;
+	col_reader_store_row(r, (uint32) r->pos, slot);
 	*liverows += 1;
 	return true;
 }

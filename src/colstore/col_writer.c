@@ -11,6 +11,15 @@
  *	  one-row transaction costs few numbers and a bulk load one reservation
  *	  per few thousand rows.
  *
+ *	  With the orderby option, the rows of a stripe are sorted before it is
+ *	  written, so even a load in arbitrary order gives tight zone maps.
+ *	  Sorting moves rows to other row numbers (the stripe's reserved
+ *	  numbers are handed out again in sorted order), which is only right
+ *	  while nothing holds the TIDs given at insert: the stripe is sorted
+ *	  only when the table has no index.  Rows of different commands of the
+ *	  transaction are sorted separately, so each command still sees a
+ *	  prefix of the stripe (see stripe_visible_rows).
+ *
  *	  Memory: the writer's context holds at most one stripe of values; the
  *	  stripe is written when it reaches stripe_row_limit rows or the byte
  *	  budget, whichever comes first, so wide values cannot exhaust memory.
@@ -23,16 +32,19 @@
 
 #include "access/detoast.h"
 #include "access/tupdesc.h"
+#include "catalog/pg_type.h"
 #include "miscadmin.h"
 #include "port/pg_crc32c.h"
 #include "utils/datum.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
-#include "utils/typcache.h"
+#include "utils/sortsupport.h"
 
 #include "catalog/options.h"
 #include "catalog/stripe_meta.h"
+#include "catalog/zone_map.h"
 #include "codec/codec.h"
+#include "codec/delta.h"
 #include "codec/value_encoding.h"
 #include "colstore/col_writer.h"
 #include "format/pending_writes.h"
@@ -42,9 +54,6 @@
 
 /* Byte budget of one writer's buffered values. */
 #define WRITER_BYTE_LIMIT	((Size) 256 * 1024 * 1024)
-
-/* Larger min/max values are not kept: the zone map is for small values. */
-#define MINMAX_MAX_BYTES	256
 
 struct ColWriter
 {
@@ -223,13 +232,20 @@ col_writer_insert(ColWriter *w, Relation rel, TupleTableSlot *slot,
 			struct varlena *v = (struct varlena *) DatumGetPointer(value);
 
 			/* stored values are never external or compressed */
-			if (VARATT_IS_EXTENDED(v))
+			if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
 			{
 				v = detoast_attr(v);
 				w->values[i][w->nrows] = PointerGetDatum(v);
 			}
 			else
-				w->values[i][w->nrows] = datumCopy(value, false, -1);
+			{
+				/* short headers stay short */
+				Size		len = VARSIZE_ANY(v);
+				char	   *copy = palloc(len);
+
+				memcpy(copy, v, len);
+				w->values[i][w->nrows] = PointerGetDatum(copy);
+			}
 			w->bytes += VARSIZE_ANY(v);
 		}
 		else
@@ -246,44 +262,18 @@ col_writer_insert(ColWriter *w, Relation rel, TupleTableSlot *slot,
 	slot->tts_tableOid = RelationGetRelid(rel);
 }
 
-/* Serialized form of a min/max Datum, or NULL when too large. */
-static bytea *
-serialize_bound(Datum value, Form_pg_attribute attr)
+/*
+ * Min and max of rows [start, end) of column attno; false when the column
+ * has no zone map or no non-NULL value there.
+ */
+static bool
+chunk_minmax(ColWriter *w, int attno, uint32 start, uint32 end,
+			 FmgrInfo *cmp, Datum *min, Datum *max)
 {
-	Size		len;
-	bytea	   *b;
-
-	if (attr->attbyval)
-		len = attr->attlen;
-	else
-		len = datumGetSize(value, false, attr->attlen);
-	if (len > MINMAX_MAX_BYTES)
-		return NULL;
-	b = palloc(VARHDRSZ + len);
-	SET_VARSIZE(b, VARHDRSZ + len);
-	if (attr->attbyval)
-		store_att_byval(VARDATA(b), value, attr->attlen);
-	else
-		memcpy(VARDATA(b), DatumGetPointer(value), len);
-	return b;
-}
-
-static void
-compute_minmax(ColWriter *w, int attno, uint32 start, uint32 end,
-			   ChunkMeta *chunk, MemoryContext result_cxt)
-{
-	Form_pg_attribute attr = TupleDescAttr(w->tupdesc, attno);
-	TypeCacheEntry *tc;
-	Datum		min = 0;
-	Datum		max = 0;
+	Oid			collation = TupleDescAttr(w->tupdesc, attno)->attcollation;
 	bool		have = false;
 	uint32		r;
 
-	if (attr->attisdropped)
-		return;
-	tc = lookup_type_cache(attr->atttypid, TYPECACHE_CMP_PROC_FINFO);
-	if (!OidIsValid(tc->cmp_proc_finfo.fn_oid))
-		return;
 	for (r = start; r < end; r++)
 	{
 		Datum		v;
@@ -293,30 +283,124 @@ compute_minmax(ColWriter *w, int attno, uint32 start, uint32 end,
 		v = w->values[attno][r];
 		if (!have)
 		{
-			min = max = v;
+			*min = *max = v;
 			have = true;
-			continue;
 		}
-		if (DatumGetInt32(FunctionCall2Coll(&tc->cmp_proc_finfo,
-											attr->attcollation, v, min)) < 0)
-			min = v;
-		else if (DatumGetInt32(FunctionCall2Coll(&tc->cmp_proc_finfo,
-												 attr->attcollation, v, max)) > 0)
-			max = v;
+		else if (DatumGetInt32(FunctionCall2Coll(cmp, collation, v, *min)) < 0)
+			*min = v;
+		else if (DatumGetInt32(FunctionCall2Coll(cmp, collation, v, *max)) > 0)
+			*max = v;
 	}
-	if (have)
-	{
-		MemoryContext old = MemoryContextSwitchTo(result_cxt);
-		bytea	   *bmin = serialize_bound(min, attr);
-		bytea	   *bmax = serialize_bound(max, attr);
+	return have;
+}
 
-		/* a zone map needs both ends */
-		if (bmin != NULL && bmax != NULL)
+/*
+ * Integer-like columns are stored as differences: steadily growing values
+ * (ids, timestamps, dates) then compress to almost nothing.
+ */
+static bool
+delta_eligible(Form_pg_attribute attr)
+{
+	switch (attr->atttypid)
+	{
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+		case OIDOID:
+		case DATEOID:
+		case TIMEOID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			return attr->attbyval && (attr->attlen == 2 || attr->attlen == 4 ||
+									  attr->attlen == 8);
+		default:
+			return false;
+	}
+}
+
+typedef struct SortState
+{
+	ColWriter  *w;
+	int			nkeys;
+	AttrNumber *attnos;
+	SortSupportData *ssup;
+} SortState;
+
+static int
+compare_rows(const void *a, const void *b, void *arg)
+{
+	SortState  *st = arg;
+	uint32		ra = *(const uint32 *) a;
+	uint32		rb = *(const uint32 *) b;
+	int			k;
+
+	for (k = 0; k < st->nkeys; k++)
+	{
+		int			col = st->attnos[k] - 1;
+		int			c = ApplySortComparator(st->w->values[col][ra], st->w->isnull[col][ra],
+											st->w->values[col][rb], st->w->isnull[col][rb],
+											&st->ssup[k]);
+
+		if (c != 0)
+			return c;
+	}
+	return (ra > rb) - (ra < rb);	/* stable */
+}
+
+/*
+ * Sorts the buffered rows by the orderby option, each command's rows
+ * separately, permuting the column arrays in place.
+ */
+static void
+sort_buffer(ColWriter *w, Relation rel)
+{
+	ColcompressOrderbyKey *keys;
+	SortState	st;
+	uint32	   *order;
+	uint32		start = 0;
+	int			natts = w->tupdesc->natts;
+	int			i;
+	int			a;
+
+	keys = colcompress_orderby_resolve(rel, w->opts.orderby, &st.nkeys);
+	st.w = w;
+	st.attnos = palloc(sizeof(AttrNumber) * st.nkeys);
+	st.ssup = palloc0(sizeof(SortSupportData) * st.nkeys);
+	for (i = 0; i < st.nkeys; i++)
+	{
+		st.attnos[i] = keys[i].attnum;
+		st.ssup[i].ssup_cxt = CurrentMemoryContext;
+		st.ssup[i].ssup_collation = keys[i].collation;
+		st.ssup[i].ssup_nulls_first = keys[i].nulls_first;
+		PrepareSortSupportFromOrderingOp(keys[i].sortop, &st.ssup[i]);
+	}
+
+	order = palloc(sizeof(uint32) * w->nrows);
+	for (i = 0; i < (int) w->nrows; i++)
+		order[i] = i;
+	for (i = 0; i < w->rows.ncids; i++)
+	{
+		uint32		end = (uint32) w->rows.cids[i].rows_end;
+
+		qsort_arg(order + start, end - start, sizeof(uint32), compare_rows, &st);
+		start = end;
+	}
+
+	for (a = 0; a < natts; a++)
+	{
+		Datum	   *values = MemoryContextAlloc(w->cxt, sizeof(Datum) * w->capacity);
+		bool	   *isnull = MemoryContextAlloc(w->cxt, sizeof(bool) * w->capacity);
+		uint32		r;
+
+		for (r = 0; r < w->nrows; r++)
 		{
-			chunk->min_value = bmin;
-			chunk->max_value = bmax;
+			values[r] = w->values[a][order[r]];
+			isnull[r] = w->isnull[a][order[r]];
 		}
-		MemoryContextSwitchTo(old);
+		pfree(w->values[a]);
+		pfree(w->isnull[a]);
+		w->values[a] = values;
+		w->isnull[a] = isnull;
 	}
 }
 
@@ -333,6 +417,10 @@ col_writer_flush(ColWriter *w, Relation rel)
 	const Codec *codec = codec_by_id(w->opts.codec);
 	MemoryContext flush_cxt;
 	MemoryContext old;
+	FmgrInfo  **cmps;
+	bool	   *have_stripe_bounds;
+	Datum	   *stripe_min;
+	Datum	   *stripe_max;
 	uint32		g;
 	int			a;
 
@@ -346,8 +434,21 @@ col_writer_flush(ColWriter *w, Relation rel)
 									  ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(flush_cxt);
 
+	if (w->opts.orderby != NULL && RelationGetIndexList(rel) == NIL)
+		sort_buffer(w, rel);
+
 	ngroups = (w->nrows + group_limit - 1) / group_limit;
 	chunks = palloc0(sizeof(ChunkMeta) * ngroups * Max(natts, 1));
+	cmps = palloc(sizeof(FmgrInfo *) * Max(natts, 1));
+	have_stripe_bounds = palloc0(sizeof(bool) * Max(natts, 1));
+	stripe_min = palloc0(sizeof(Datum) * Max(natts, 1));
+	stripe_max = palloc0(sizeof(Datum) * Max(natts, 1));
+	memset(&stripe, 0, sizeof(stripe));
+	stripe.attr_min = palloc0(sizeof(bytea *) * Max(natts, 1));
+	stripe.attr_max = palloc0(sizeof(bytea *) * Max(natts, 1));
+	stripe.attr_null_count = palloc0(sizeof(uint64) * Max(natts, 1));
+	for (a = 0; a < natts; a++)
+		cmps[a] = zone_map_cmp(TupleDescAttr(w->tupdesc, a));
 	group_rows = palloc(sizeof(uint32) * ngroups);
 	initStringInfo(&stream);
 
@@ -373,6 +474,17 @@ col_writer_flush(ColWriter *w, Relation rel)
 			initStringInfo(&raw);
 			value_encode(&raw, &type, w->values[a] + start, w->isnull[a] + start,
 						 end - start);
+			c->null_count = 0;
+			for (r = start; r < end; r++)
+				c->null_count += w->isnull[a][r] ? 1 : 0;
+			if (delta_eligible(attr))
+			{
+				Size		values_start = chunk_values_start(end - start, c->null_count);
+
+				delta_encode(raw.data + values_start, end - start - c->null_count,
+							 attr->attlen);
+				c->encoding = CHUNK_ENCODING_DELTA;
+			}
 
 			c->codec = CODEC_NONE;
 			stored = raw.data;
@@ -400,18 +512,52 @@ col_writer_flush(ColWriter *w, Relation rel)
 			c->raw_length = raw.len;
 			c->value_count = end - start;
 			c->checksum = crc;
-			c->null_count = 0;
-			for (r = start; r < end; r++)
-				c->null_count += w->isnull[a][r] ? 1 : 0;
 
 			MemoryContextSwitchTo(flush_cxt);
 			appendBinaryStringInfo(&stream, stored, stored_len);
-			compute_minmax(w, a, start, end, c, flush_cxt);
 			MemoryContextReset(w->chunk_cxt);
+
+			stripe.attr_null_count[a] += c->null_count;
+			if (cmps[a] != NULL)
+			{
+				Datum		min = 0;
+				Datum		max = 0;
+
+				if (chunk_minmax(w, a, start, end, cmps[a], &min, &max))
+				{
+					c->min_value = zone_bound_serialize(min, attr);
+					c->max_value = zone_bound_serialize(max, attr);
+					if (c->min_value == NULL || c->max_value == NULL)
+						c->min_value = c->max_value = NULL;
+					if (!have_stripe_bounds[a])
+					{
+						stripe_min[a] = min;
+						stripe_max[a] = max;
+						have_stripe_bounds[a] = true;
+					}
+					else
+					{
+						if (DatumGetInt32(FunctionCall2Coll(cmps[a], attr->attcollation,
+															min, stripe_min[a])) < 0)
+							stripe_min[a] = min;
+						if (DatumGetInt32(FunctionCall2Coll(cmps[a], attr->attcollation,
+															max, stripe_max[a])) > 0)
+							stripe_max[a] = max;
+					}
+				}
+			}
 		}
 	}
 
-	memset(&stripe, 0, sizeof(stripe));
+	for (a = 0; a < natts; a++)
+	{
+		if (!have_stripe_bounds[a])
+			continue;
+		stripe.attr_min[a] = zone_bound_serialize(stripe_min[a], TupleDescAttr(w->tupdesc, a));
+		stripe.attr_max[a] = zone_bound_serialize(stripe_max[a], TupleDescAttr(w->tupdesc, a));
+		if (stripe.attr_min[a] == NULL || stripe.attr_max[a] == NULL)
+			stripe.attr_min[a] = stripe.attr_max[a] = NULL;
+	}
 	{
 		StorageMeta meta;
 

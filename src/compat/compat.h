@@ -20,22 +20,14 @@
 #error "storage_engine supports PostgreSQL 15 to 18"
 #endif
 
-/* PostgreSQL 16 moved the varlena macros out of postgres.h. */
-#if PG_VERSION_NUM >= 160000
-#include "varatt.h"
-#endif
+/* The varlena macros (frontend-safe, see compat_varatt.h). */
+#include "compat/compat_varatt.h"
 
 /* PostgreSQL 16 declares _PG_init centrally in fmgr.h. */
 #if PG_VERSION_NUM < 160000
 extern PGDLLEXPORT void _PG_init(void);
 #endif
 
-/*
- * Everything above also serves the pure decoders that test/fuzz builds
- * outside the server (with FRONTEND defined); everything below is server
- * code only.
- */
-#ifndef FRONTEND
 
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
@@ -154,6 +146,56 @@ compat_create_init_fork(SMgrRelation srel, const CompatRelFileLocator *locator)
 #endif
 
 /*
+ * ---- Options (src/catalog/options*.c, src/sql_api/options_api.c) ----
+ *
+ * PostgreSQL 16 replaced the per-catalog pg_*_ownercheck() functions with
+ * object_ownercheck(classid, objectid, roleid).  On 15 the shim covers the
+ * catalogs the extension checks ownership of; extend it when a new one is
+ * needed.
+ */
+/*
+ * PostgreSQL 18 marks functions that do not return with pg_noreturn, written
+ * before the declaration; older versions spell it pg_attribute_noreturn().
+ */
+#ifndef pg_noreturn
+#define pg_noreturn pg_attribute_noreturn()
+#endif
+
+#if PG_VERSION_NUM < 160000
+#include "catalog/pg_class_d.h"
+#include "catalog/pg_namespace_d.h"
+#include "catalog/pg_proc_d.h"
+#include "catalog/pg_type_d.h"
+#include "utils/acl.h"
+
+static inline bool
+object_ownercheck(Oid classid, Oid objectid, Oid roleid)
+{
+	switch (classid)
+	{
+		case RelationRelationId:
+			return pg_class_ownercheck(objectid, roleid);
+		case NamespaceRelationId:
+			return pg_namespace_ownercheck(objectid, roleid);
+		case ProcedureRelationId:
+			return pg_proc_ownercheck(objectid, roleid);
+		case TypeRelationId:
+			return pg_type_ownercheck(objectid, roleid);
+		default:
+			elog(ERROR, "object_ownercheck shim: unsupported catalog %u", classid);
+	}
+	return false;				/* keep compiler quiet */
+}
+#endif
+
+/* EXPLAIN's property printers moved to a header of their own in 18. */
+#if PG_VERSION_NUM >= 180000
+#define COMPAT_EXPLAIN_FORMAT_HEADER "commands/explain_format.h"
+#else
+#define COMPAT_EXPLAIN_FORMAT_HEADER "commands/explain.h"
+#endif
+
+/*
  * Columns whose NOT NULL constraint PostgreSQL's tuple deforming relies
  * on: the JIT-compiled deformer skips their null test, and assumes that a
  * row holds every column up to the last of them that has no missing value.
@@ -168,7 +210,5 @@ compat_create_init_fork(SMgrRelation srel, const CompatRelFileLocator *locator)
 #else
 #define compat_attr_deform_notnull(desc, i) (TupleDescAttr((desc), (i))->attnotnull)
 #endif
-
-#endif							/* !FRONTEND */
 
 #endif							/* STORAGE_ENGINE_COMPAT_H */

@@ -210,17 +210,14 @@ storage_am_relation_dropped(const StorageAm *am, Relation rel)
 	forget_storage(am, rel);
 }
 
-int64
-storage_am_analyze_unit(BlockNumber block, BlockNumber nblocks, int64 nunits,
-						int64 *last)
+void
+storage_am_analyze_units(BlockNumber block, BlockNumber nblocks, int64 nunits,
+						 int64 *first, int64 *end)
 {
-	int64		unit;
-
+	*first = *end = 0;
 	if (nblocks == 0 || nunits == 0)
-		return -1;
-	unit = (int64) ((double) block * nunits / nblocks);
-	if (unit == *last || unit >= nunits)
-		return -1;
-	*last = unit;
-	return unit;
+		return;
+	*first = (int64) ((double) block * nunits / nblocks);
+	*end = (int64) ((double) (block + 1) * nunits / nblocks);
+	*end = Min(*end, nunits);
 }

@@ -77,14 +77,14 @@ extern void storage_am_estimate_size(const StorageAm *am, Relation rel,
 extern void storage_am_relation_dropped(const StorageAm *am, Relation rel);
 
 /*
- * ANALYZE samples blocks of the relation's physical size.  Each sampled
- * block stands for the unit (chunk group, batch) at the same relative
- * position among nunits, and a unit is handed out once (*last remembers
- * the previous one), so every row is equally likely to be in the sample
- * and live rows / sampled blocks still estimates the total.  Returns the
- * unit to sample, or -1 for none.
+ * ANALYZE samples blocks of the relation's physical size.  Sampled block b
+ * of nblocks stands for the units (chunk groups, batches) at the same
+ * relative position, [b * U / nblocks, (b + 1) * U / nblocks) of the U
+ * units, into [*first, *end): every row is equally likely to be in the
+ * sample and live rows per sampled block still estimates the total, with
+ * more units than blocks (compressed small tables) or fewer.
  */
-extern int64 storage_am_analyze_unit(BlockNumber block, BlockNumber nblocks,
-									 int64 nunits, int64 *last);
+extern void storage_am_analyze_units(BlockNumber block, BlockNumber nblocks,
+									 int64 nunits, int64 *first, int64 *end);
 
 #endif							/* STORAGE_ENGINE_STORAGE_AM_H */

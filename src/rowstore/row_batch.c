@@ -13,12 +13,15 @@
  *	  pointers, compressed inline values, varlenas shorter than their
  *	  header.
  *
- *	  This file also builds outside the server (FRONTEND) for test/fuzz;
- *	  the checker only uses the caller's buffers.
+ *	  This file also builds outside the server (FRONTEND) for test/fuzz, so
+ *	  it includes only the frontend-safe part of compat.h there; the
+ *	  checker only uses the caller's buffers.
  *
  *-------------------------------------------------------------------------
  */
-#include "compat/compat.h"
+#include "postgres.h"
+
+#include "compat/compat_varatt.h"
 
 #include "access/htup_details.h"
 #include "access/tupmacs.h"
@@ -27,6 +30,7 @@
 #include "rowstore/row_batch.h"
 
 #ifndef FRONTEND
+#include "compat/compat.h"
 #include "utils/memutils.h"
 #endif
 

@@ -28,7 +28,9 @@ typedef struct RowScanDescData
 	RowReader  *reader;
 	int64		pos;			/* row of the batch last returned */
 	bool		have_batch;
-	int64		analyze_last_batch;
+	/* ANALYZE: the batches the sampled block stands for, [next, end) */
+	int64		analyze_next_batch;
+	int64		analyze_end_batch;
 } RowScanDescData;
 
 typedef RowScanDescData *RowScanDesc;
@@ -52,7 +54,6 @@ row_scan_begin(Relation rel, Snapshot snapshot, int nkeys,
 	scan->base.rs_parallel = pscan;
 	scan->reader = row_reader_begin(rel, snapshot,
 									(RowParallelScanDescData *) pscan);
-	scan->analyze_last_batch = -1;
 	return &scan->base;
 }
 
@@ -137,26 +138,23 @@ row_parallelscan_reinitialize(Relation rel, ParallelTableScanDesc pscan)
 	pg_atomic_write_u64(&p->next_batch, 0);
 }
 
-/* ANALYZE: each sampled block stands for one batch (storage_am.h). */
+/*
+ * ANALYZE: sampled block b stands for the batches at the same relative
+ * position (storage_am_analyze_units).
+ */
 bool
 row_scan_analyze_next_block(TableScanDesc sscan, COMPAT_ANALYZE_BLOCK_ARGS)
 {
 	RowScanDesc scan = (RowScanDesc) sscan;
-	RowReader  *r = scan->reader;
 	BlockNumber block;
-	int64		batch;
 
 	if (!compat_analyze_block(&block))
 		return false;
 	scan->have_batch = false;
-	batch = storage_am_analyze_unit(block, RelationGetNumberOfBlocks(sscan->rs_rd),
-									r->nbatches, &scan->analyze_last_batch);
-	if (batch >= 0)
-	{
-		row_reader_load_batch(r, (int) batch);
-		scan->have_batch = true;
-		scan->pos = -1;
-	}
+	storage_am_analyze_units(block, RelationGetNumberOfBlocks(sscan->rs_rd),
+							 scan->reader->nbatches,
+							 &scan->analyze_next_batch,
+							 &scan->analyze_end_batch);
 	return true;
 }
 
@@ -166,11 +164,18 @@ row_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin,
 							TupleTableSlot *slot)
 {
 	RowScanDesc scan = (RowScanDesc) sscan;
+	RowReader  *r = scan->reader;
 
-	if (!scan->have_batch || scan->pos + 1 >= (int64) scan->reader->nrows)
-		return false;
+	while (!scan->have_batch || scan->pos + 1 >= (int64) r->nrows)
+	{
+		if (scan->analyze_next_batch >= scan->analyze_end_batch)
+			return false;
+		row_reader_load_batch(r, (int) scan->analyze_next_batch++);
+		scan->have_batch = true;
+		scan->pos = -1;
+	}
 	scan->pos++;
-	row_reader_store_row(scan->reader, (uint32) scan->pos, slot);
+	row_reader_store_row(r, (uint32) scan->pos, slot);
 	*liverows += 1;
 	return true;
 }

@@ -42,7 +42,9 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "compat/compat.h"
+#include "postgres.h"
+
+#include "compat/compat_varatt.h"
 
 #include <stdarg.h>
 #include <stdio.h>

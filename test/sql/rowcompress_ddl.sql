@@ -7,7 +7,7 @@ $$ SELECT count(*) FROM engine.batch WHERE storage_id = engine.storage_id(rel) $
 CREATE FUNCTION all_batch_rows() RETURNS bigint LANGUAGE sql AS
 $$ SELECT count(*) FROM engine.batch $$;
 
-SELECT all_batch_rows() AS batches_before;
+SELECT all_batch_rows() AS batches_before \gset
 
 -- several batches (default batch_size is 10000)
 CREATE TABLE big (id int, grp int, label text) USING rowcompress;
@@ -105,11 +105,11 @@ REFRESH MATERIALIZED VIEW mv;
 SELECT n FROM mv WHERE k = 5;
 
 -- partitions
-CREATE TABLE parted (d date, v int) PARTITION BY RANGE (d);
-CREATE TABLE parted_2023 PARTITION OF parted FOR VALUES FROM ('2023-01-01') TO ('2024-01-01') USING rowcompress;
-CREATE TABLE parted_2024 PARTITION OF parted FOR VALUES FROM ('2024-01-01') TO ('2025-01-01') USING rowcompress;
-INSERT INTO parted SELECT '2023-06-01'::date + g, g FROM generate_series(1, 400) g;
-SELECT tableoid::regclass, count(*), sum(v) FROM parted GROUP BY 1 ORDER BY 1;
+CREATE TABLE rc_parted (d date, v int) PARTITION BY RANGE (d);
+CREATE TABLE rc_parted_2023 PARTITION OF rc_parted FOR VALUES FROM ('2023-01-01') TO ('2024-01-01') USING rowcompress;
+CREATE TABLE rc_parted_2024 PARTITION OF rc_parted FOR VALUES FROM ('2024-01-01') TO ('2025-01-01') USING rowcompress;
+INSERT INTO rc_parted SELECT '2023-06-01'::date + g, g FROM generate_series(1, 400) g;
+SELECT tableoid::regclass, count(*), sum(v) FROM rc_parted GROUP BY 1 ORDER BY 1;
 
 -- temporary and unlogged tables
 CREATE TEMP TABLE tmp_col (a int) USING rowcompress;
@@ -170,6 +170,6 @@ SELECT * FROM engine.rowcompress_verify('pg_class');
 DROP FUNCTION hurt_batch(text);
 
 -- DROP removes the metadata
-DROP TABLE big, vf, amswitch, ctas, selinto, parted, tmp_col, unl_col, published, fresh, frozen_probe, hurt CASCADE;
-SELECT all_batch_rows() AS batches_after_drop;
+DROP TABLE big, vf, amswitch, ctas, selinto, rc_parted, tmp_col, unl_col, published, fresh, frozen_probe, hurt CASCADE;
+SELECT all_batch_rows() - :batches_before AS batches_left_after_drop;
 DROP FUNCTION batch_rows(regclass), all_batch_rows();

@@ -1,0 +1,168 @@
+"""Timing loop: warm-up, correctness check against heap, N timed runs.
+
+For every mode, query and target: the warm-up run's full result is compared
+with the reference result (heap's, from the first mode), and only a matching
+target is timed.  So heap in parallel mode is checked against heap in serial
+mode too.  Times are wall-clock around execute() on the client: the server
+has finished and sent the whole result, which is not converted to Python
+objects (that happens only in the warm-up, for the check).
+"""
+import time
+from dataclasses import dataclass
+
+from . import check, progress
+from .conn import first_line, psycopg
+from .errors import ServerLost
+from .kinds import Kind
+from .results import Results, Timing
+
+
+class QueryFailed(Exception):
+    """The query raised an error on this target."""
+
+
+class QueryTimeout(Exception):
+    """The query ran longer than --query-timeout."""
+
+
+@dataclass(frozen=True)
+class Mode:
+    """serial: jit off, no parallel workers.  parallel: jit on, `workers` per
+    gather (DuckDB gets as many threads)."""
+    name: str
+    jit: bool
+    workers: int
+
+    @property
+    def threads(self) -> int:
+        return max(1, self.workers)
+
+
+def make_modes(which: str, workers: int) -> list[Mode]:
+    modes = {"serial": Mode("serial", False, 0), "parallel": Mode("parallel", True, workers)}
+    return list(modes.values()) if which == "both" else [modes[which]]
+
+
+class PgTarget:
+    """One table kind in PostgreSQL, on its own connection, so each keeps its
+    mode settings and search_path (TPC-H kinds live in schemas tpch_<short>)."""
+    dialect = "pg"
+
+    def __init__(self, kind: Kind, conn, variables: dict, timeout_s: float,
+                 search_path: str | None = None, label: str | None = None):
+        self.kind, self.conn, self.variables = kind, conn, variables
+        self.label = label or kind.key
+        conn.execute(f"SET statement_timeout = {int(timeout_s * 1000)}")
+        if search_path:
+            conn.execute(f"SET search_path = {search_path}, public")
+
+    def set_mode(self, mode: Mode) -> None:
+        self.conn.execute(f"SET jit = {'on' if mode.jit else 'off'}")
+        self.conn.execute(f"SET max_parallel_workers_per_gather = {mode.workers}")
+
+    def run(self, sql: str, fetch: bool):
+        try:
+            cur = self.conn.execute(sql)
+            return cur.fetchall() if fetch else None
+        except psycopg.errors.QueryCanceled as e:
+            raise QueryTimeout(first_line(e)) from e
+        except psycopg.Error as e:
+            if self.conn.broken or self.conn.closed:
+                raise ServerLost(first_line(e)) from e
+            raise QueryFailed(first_line(e)) from e
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def _fmt_ms(ms: float) -> str:
+    return f"{ms:.1f} ms" if ms < 1000 else f"{ms / 1000:.2f} s"
+
+
+def run_queries(suite: str, queries, targets, modes, runs: int, references: dict,
+                results: Results, unavailable: dict | None = None) -> None:
+    """Run `queries` on every target in every mode, appending Timing records.
+
+    references maps query id to the reference rows; the first target (heap)
+    fills it when empty.  unavailable maps kind -> reason, recorded as n/a.
+    """
+    unavailable = unavailable or {}
+    for mode in modes:
+        for t in targets:
+            t.set_mode(mode)
+        progress.log(f"== {suite}: {len(queries)} queries, mode {mode.name}, "
+                     f"{len(targets)} target(s), 1 warm-up + {runs} run(s) each")
+        for q in queries:
+            cells = []
+            for t in targets:
+                tm = _run_one(suite, mode, q, t, runs, references, results)
+                results.timings.append(tm)
+                cells.append(f"{t.label} " + (_fmt_ms(tm.median) if tm.status == "ok" else tm.status.upper()))
+            for kind, reason in unavailable.items():
+                results.timings.append(Timing(suite, mode.name, q.qid, q.title, kind, "n/a", note=reason))
+            progress.log(f"  {q.qid:<4} {q.title[:34]:<34} " + " | ".join(cells))
+
+
+def _run_one(suite, mode, q, t, runs, references, results) -> Timing:
+    tm = Timing(suite, mode.name, q.qid, q.title, t.label, "ok")
+    sql = q.text(t.dialect, t.variables)
+    where = f"{suite} {q.qid} on {t.label} ({mode.name})"
+    # A query that once exceeded --query-timeout on a kind is not retried on
+    # that kind (other mode, codec study): one pathological plan must not
+    # multiply the run time.
+    slow_key = (suite.split("-")[0], q.qid, t.kind.key)
+    try:
+        return _measure(tm, sql, where, slow_key, q, t, runs, references, results)
+    except ServerLost as e:
+        msg = (f"SERVER LOST {where}: the server closed the connection ({e}); it most likely "
+               f"crashed on this query. Stopping the run; see the server log.")
+        results.failures.append(msg)
+        progress.log(f"  !! {msg}")
+        tm.status, tm.note, tm.times_ms = "error", f"server lost: {e}", []
+        results.timings.append(tm)
+        raise
+
+
+def _measure(tm, sql, where, slow_key, q, t, runs, references, results) -> Timing:
+    if slow_key in results.timed_out:
+        tm.status, tm.note = "timeout", "skipped: exceeded --query-timeout earlier on this kind"
+        return tm
+    try:
+        rows = t.run(sql, fetch=True)
+    except QueryTimeout as e:
+        tm.status, tm.note = "timeout", str(e)
+        results.timed_out.add(slow_key)
+        return tm
+    except QueryFailed as e:
+        tm.status, tm.note = "error", str(e)
+        results.failures.append(f"ERROR {where}: {e}")
+        progress.log(f"  !! query failed: {where}: {e}")
+        return tm
+    tm.rows = len(rows)
+    ref = references.get(q.qid)
+    if ref is None and t.kind.key == "heap":
+        references[q.qid] = rows
+    elif ref is None:
+        tm.status, tm.note = "n/a", "no heap result to check against"
+        return tm
+    else:
+        diff = check.compare(ref, rows, q.ordered, loose=(t.dialect == "duckdb"))
+        if diff:
+            tm.status, tm.note = "mismatch", diff.splitlines()[0]
+            results.failures.append(f"MISMATCH {where}: {diff}")
+            progress.log(f"  !! RESULT MISMATCH {where}: {diff}")
+            return tm
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        try:
+            t.run(sql, fetch=False)
+        except QueryTimeout as e:
+            tm.status, tm.note = "timeout", str(e)
+            results.timed_out.add(slow_key)
+            break
+        except QueryFailed as e:
+            tm.status, tm.note = "error", str(e)
+            results.failures.append(f"ERROR {where}: {e}")
+            break
+        tm.times_ms.append((time.perf_counter() - t0) * 1000.0)
+    return tm

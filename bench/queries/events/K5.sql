@@ -1,0 +1,3 @@
+-- title: FK lookup, 1 user
+-- phase: key
+SELECT * FROM :events WHERE user_id = :users_1

@@ -1,0 +1,2 @@
+-- title: COUNT(*)
+SELECT COUNT(*) FROM :events

@@ -1,0 +1,2 @@
+-- title: SUM/AVG numeric + double
+SELECT SUM(amount), AVG(amount), SUM(price), AVG(price) FROM :events

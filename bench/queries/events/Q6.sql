@@ -1,0 +1,2 @@
+-- title: JSONB @> (GIN)
+SELECT COUNT(*), AVG(amount) FROM :events WHERE metadata @> '{"os":"android"}'

@@ -1,0 +1,91 @@
+"""Unit tests of the kit's pure logic (no server needed):
+    python -m unittest discover -s bench/tests -t .
+The end-to-end self-test is `bench/run --smoke`."""
+import datetime
+import unittest
+from decimal import Decimal
+
+from bench.lib import check, events, queries, sqltext, tpch
+
+
+class RenderTest(unittest.TestCase):
+    def test_only_known_names_are_replaced(self):
+        sql = "SELECT x::text, '12:30', :events, :unknown FROM :events WHERE a = :lo::bigint"
+        out = sqltext.render(sql, {"events": "events_heap", "lo": 5})
+        self.assertEqual(out, "SELECT x::text, '12:30', events_heap, :unknown FROM events_heap "
+                              "WHERE a = 5::bigint")
+
+    def test_json_literal_untouched(self):
+        sql = """WHERE metadata @> '{"os":"android"}'"""
+        self.assertEqual(sqltext.render(sql, {"os": "x", "android": "y"}), sql)
+
+    def test_split_statements_keeps_semicolons_in_strings(self):
+        stmts = sqltext.split_statements("-- c; x\nSELECT ';'; SELECT 2;\n")
+        self.assertEqual(stmts, ["SELECT ';'", "SELECT 2"])
+
+    def test_top_level_order_by(self):
+        self.assertFalse(sqltext.has_top_level_order_by(
+            "SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY d) FROM t GROUP BY 1"))
+        self.assertTrue(sqltext.has_top_level_order_by("SELECT a FROM t ORDER BY a"))
+        self.assertFalse(sqltext.has_top_level_order_by("SELECT 'order by' FROM t -- order by"))
+
+
+class CompareTest(unittest.TestCase):
+    def test_float_tolerance_and_exact_numeric(self):
+        self.assertIsNone(check.compare([(1.0000000000001,)], [(1.0,)], ordered=True))
+        self.assertIsNotNone(check.compare([(Decimal("1.0001"),)], [(Decimal("1.0002"),)], ordered=True))
+        self.assertIsNone(check.compare([(Decimal("1.50"),)], [(Decimal("1.5"),)], ordered=True))
+
+    def test_unordered_vs_ordered(self):
+        a, b = [("x", 1), ("y", 2)], [("y", 2), ("x", 1)]
+        self.assertIsNone(check.compare(a, b, ordered=False))
+        self.assertIn("row 1", check.compare(a, b, ordered=True))
+
+    def test_row_count(self):
+        self.assertIn("row count", check.compare([(1,)], [], ordered=False))
+
+    def test_loose_mode_for_duckdb(self):
+        pg = [("A    ", Decimal("2.3333333333333333"), {"os": "ios"}, datetime.date(2024, 1, 1))]
+        duck = [("A", 2.333333333333333, '{"os":"ios"}', datetime.date(2024, 1, 1))]
+        self.assertIsNone(check.compare(pg, duck, ordered=True, loose=True))
+        self.assertIsNotNone(check.compare(pg, duck, ordered=True, loose=False))
+
+
+class QueryFilesTest(unittest.TestCase):
+    def test_suites_complete(self):
+        ev = [q.qid for q in queries.load("events")]
+        self.assertEqual(ev, [f"Q{i}" for i in range(1, 11)] + [f"K{i}" for i in range(1, 13)])
+        self.assertEqual([q.qid for q in queries.load("tpch")], [f"Q{i}" for i in range(1, 23)])
+
+    def test_directives(self):
+        q3 = queries.load("events", ["Q3"])[0]
+        self.assertFalse(q3.ordered)
+        self.assertEqual(queries.load("events", ["K1"])[0].phase, "key")
+        self.assertNotEqual(queries.load("events", ["Q6"])[0].duckdb_sql,
+                            queries.load("events", ["Q6"])[0].sql)
+
+    def test_every_variable_is_supplied(self):
+        evars = {"events": "t", **events.lookup_variables(1000)}
+        for q in queries.load("events"):
+            for d in ("pg", "duckdb"):
+                self.assertNotRegex(q.text(d, evars), r"(?<![:\w]):[a-z_]", q.qid)
+        for q in queries.load("tpch"):
+            self.assertNotRegex(q.text("pg", tpch.variables(0.1)), r"(?<![:\w]):[a-z_]", q.qid)
+
+
+class VariablesTest(unittest.TestCase):
+    def test_lookup_keys_exist(self):
+        v = events.lookup_variables(100_000)
+        ids = [int(x) for x in v["ids_1000"].split(", ")]
+        self.assertEqual(len(ids), 1000)
+        self.assertTrue(all(1 <= i <= 100_000 for i in ids))
+        users = [int(x) for x in v["users_100"].split(", ")]
+        self.assertTrue(all(1 <= u <= 50_000 for u in users))
+
+    def test_q11_fraction(self):
+        self.assertEqual(tpch.variables(1)["q11_fraction"], "0.0001")
+        self.assertEqual(tpch.variables(10)["q11_fraction"], "0.00001")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,49 @@
+/*-------------------------------------------------------------------------
+ *
+ * zone_map.h
+ *	  Min/max bounds kept per column chunk and per stripe, and how they
+ *	  are stored (bytea) and read back.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef STORAGE_ENGINE_ZONE_MAP_H
+#define STORAGE_ENGINE_ZONE_MAP_H
+
+#include "access/tupdesc.h"
+#include "fmgr.h"
+
+/* Larger bounds are not kept: zone maps are for small values. */
+#define ZONE_BOUND_MAX_BYTES 256
+
+/*
+ * The comparison function bounds are computed with, or NULL when the
+ * column gets no zone map (no btree ordering, or a type whose ordering
+ * no filter would prune on: arrays, composites, json, jsonb, ...).
+ */
+extern FmgrInfo *zone_map_cmp(Form_pg_attribute attr);
+
+/* NULL when the value is too large to keep. */
+extern bytea *zone_bound_serialize(Datum value, Form_pg_attribute attr);
+
+/* A Datum of the column's type, palloc'd in CurrentMemoryContext. */
+extern Datum zone_bound_deserialize(const bytea *bound, Form_pg_attribute attr);
+
+/*
+ * Bounds of one column in a zone (a stripe or a chunk group): the stored
+ * bounds (NULL: none), the NULL count and the row count.
+ */
+typedef struct ZoneStats
+{
+	const bytea *min;
+	const bytea *max;
+	uint64		null_count;
+	uint64		row_count;
+} ZoneStats;
+
+/* Stats of column attno (1-based) of a zone; false when unknown. */
+typedef bool (*ZoneStatsFn) (void *zone, AttrNumber attno, ZoneStats *stats);
+
+/* A filter deciding from a zone's stats that no row in it can match. */
+typedef bool (*ZoneFilterFn) (void *arg, ZoneStatsFn stats, void *zone);
+
+#endif							/* STORAGE_ENGINE_ZONE_MAP_H */

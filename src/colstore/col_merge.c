@@ -1,0 +1,140 @@
+/*-------------------------------------------------------------------------
+ *
+ * col_merge.c
+ *	  engine.colcompress_merge(regclass): rewrite a table globally sorted
+ *	  by its orderby option, so that stripes do not overlap and zone maps
+ *	  prune as well as they can.
+ *
+ *	  MVCC-safe without blocking readers or writers: the merge reads the
+ *	  stripes its snapshot sees, writes their rows sorted (a tuplesort,
+ *	  spilling to disk beyond maintenance_work_mem) as new stripes in the
+ *	  same storage, and deletes the metadata of the stripes it read, all in
+ *	  its transaction.  Snapshots older than its commit keep seeing the old
+ *	  stripes, newer ones see the new ones; stripes that concurrent
+ *	  sessions insert meanwhile are not touched and keep their rows.
+ *	  ShareUpdateExclusiveLock keeps two merges (or VACUUM) apart.  Until
+ *	  VACUUM reclaims the pages of deleted stripes, the table keeps their
+ *	  space.  A crash or cancel before commit leaves the old stripes as they
+ *	  were.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "access/relation.h"
+#include "access/xact.h"
+#include "catalog/pg_class.h"
+#include "executor/tuptable.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+#include "utils/tuplesort.h"
+
+#include "catalog/options.h"
+#include "catalog/stripe_meta.h"
+#include "colstore/col_reader.h"
+#include "colstore/col_tableam.h"
+#include "colstore/col_writer.h"
+#include "format/pending_writes.h"
+#include "format/storage.h"
+
+PG_FUNCTION_INFO_V1(colcompress_merge);
+
+Datum
+colcompress_merge(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	Relation	rel = relation_open(relid, ShareUpdateExclusiveLock);
+	TupleDesc	desc = RelationGetDescr(rel);
+	ColcompressOptions opts;
+	ColcompressOrderbyKey *keys;
+	int			nkeys;
+	AttrNumber *attnums;
+	Oid		   *sortops;
+	Oid		   *collations;
+	bool	   *nulls_first;
+	Tuplesortstate *sort;
+	TupleTableSlot *slot;
+	ColReader  *reader;
+	ColWriter  *writer;
+	CommandId	cid;
+	ListCell   *lc;
+	int			i;
+
+	if (!is_colcompress(rel))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a colcompress table", RelationGetRelationName(rel))));
+	if (!object_ownercheck(RelationRelationId, relid, GetUserId()))
+		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, RelationGetRelationName(rel));
+	colcompress_options_get(relid, &opts);
+	if (opts.orderby == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("table \"%s\" has no orderby option", RelationGetRelationName(rel)),
+				 errhint("Set one first, for example ALTER TABLE %s SET (orderby = 'column ASC').",
+						 RelationGetRelationName(rel))));
+	if (RelationGetIndexList(rel) != NIL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("colcompress_merge does not support tables with indexes yet"),
+				 errhint("Drop the indexes, merge, and create them again.")));
+
+	/* this transaction's own buffered rows are merged too */
+	pending_flush_for_read(rel);
+	CommandCounterIncrement();
+	cid = GetCurrentCommandId(true);
+
+	keys = colcompress_orderby_resolve(rel, opts.orderby, &nkeys);
+	attnums = palloc(sizeof(AttrNumber) * nkeys);
+	sortops = palloc(sizeof(Oid) * nkeys);
+	collations = palloc(sizeof(Oid) * nkeys);
+	nulls_first = palloc(sizeof(bool) * nkeys);
+	for (i = 0; i < nkeys; i++)
+	{
+		attnums[i] = keys[i].attnum;
+		sortops[i] = keys[i].sortop;
+		collations[i] = keys[i].collation;
+		nulls_first[i] = keys[i].nulls_first;
+	}
+	sort = tuplesort_begin_heap(desc, nkeys, attnums, sortops, collations,
+								nulls_first, maintenance_work_mem, NULL,
+								TUPLESORT_NONE);
+
+	slot = MakeSingleTupleTableSlot(desc, &TTSOpsVirtual);
+	reader = col_reader_begin(rel, GetActiveSnapshot(), NULL, NULL);
+	while (col_reader_next_slot(reader, true, slot))
+	{
+		CHECK_FOR_INTERRUPTS();
+		tuplesort_puttupleslot(sort, slot);
+	}
+	tuplesort_performsort(sort);
+	ExecDropSingleTupleTableSlot(slot);
+
+	slot = MakeSingleTupleTableSlot(desc, &TTSOpsMinimalTuple);
+	writer = col_writer_create(rel, CurrentMemoryContext);
+	while (tuplesort_gettupleslot(sort, true, false, slot, NULL))
+	{
+		CHECK_FOR_INTERRUPTS();
+		col_writer_insert(writer, rel, slot, cid);
+	}
+	col_writer_flush(writer, rel);
+	col_writer_free(writer);
+	tuplesort_end(sort);
+	ExecDropSingleTupleTableSlot(slot);
+
+	/* the stripes just rewritten go, for every snapshot after ours */
+	foreach(lc, reader->stripes)
+	{
+		StripeMeta *s = lfirst(lc);
+
+		stripe_meta_delete_stripe(s->storage_id, s->stripe_num);
+	}
+	col_reader_end(reader);
+	CommandCounterIncrement();
+
+	relation_close(rel, NoLock);
+	PG_RETURN_VOID();
+}

@@ -1,0 +1,33 @@
+/*-------------------------------------------------------------------------
+ *
+ * prune.h
+ *	  Zone-map pruning: which filter clauses can rule out a stripe or chunk
+ *	  group from its min/max bounds and NULL counts, and the test itself.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef STORAGE_ENGINE_PRUNE_H
+#define STORAGE_ENGINE_PRUNE_H
+
+#include "nodes/execnodes.h"
+#include "nodes/pathnodes.h"
+
+#include "catalog/zone_map.h"
+
+typedef struct PruneNode PruneNode;
+
+/* Planning: is clause (on relation relid) usable for pruning? */
+extern bool prune_clause_supported(Expr *clause, Index relid, Relation rel);
+
+/*
+ * Execution: builds the tests for the given (already chosen) clauses,
+ * evaluating their comparison values now, so stable expressions and
+ * parameters take their values at execution time, never at planning.
+ */
+extern PruneNode *prune_build(List *clauses, Relation rel, TupleDesc desc,
+							  PlanState *parent, ExprContext *econtext);
+
+/* True when no row of the zone can satisfy the clauses. */
+extern bool prune_zone_excluded(PruneNode *node, ZoneStatsFn stats_fn, void *zone);
+
+#endif							/* STORAGE_ENGINE_PRUNE_H */

@@ -1,0 +1,334 @@
+/*-------------------------------------------------------------------------
+ *
+ * scan_exec.c
+ *	  Execution of the ColcompressScan custom scan: the reader with the
+ *	  projected columns and the zone-map filter, parallel stripe claiming
+ *	  through dynamic shared memory, and EXPLAIN output.
+ *
+ *	  Rows still pass through the node's full filter (ExecScan): pruning
+ *	  only decides which chunk groups are read.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "access/parallel.h"
+#include "commands/explain.h"
+#include COMPAT_EXPLAIN_FORMAT_HEADER
+#include "executor/executor.h"
+#include "nodes/extensible.h"
+#include "nodes/makefuncs.h"
+#include "optimizer/optimizer.h"
+#include "utils/builtins.h"
+#include "utils/rel.h"
+#include "utils/ruleutils.h"
+
+#include "colstore/col_reader.h"
+#include "format/pending_writes.h"
+#include "scan/prune.h"
+#include "scan/scan_internal.h"
+
+/* Shared by the participants of a parallel scan. */
+typedef struct ColScanShared
+{
+	ColParallelScanDescData pscan;	/* stripe claiming */
+	pg_atomic_uint64 stripes_read;	/* reported by finished workers */
+	pg_atomic_uint64 stripes_pruned;
+	pg_atomic_uint64 groups_read;
+	pg_atomic_uint64 groups_pruned;
+} ColScanShared;
+
+typedef struct ColScanState
+{
+	CustomScanState css;
+	bool	   *projected;
+	PruneNode  *prune;
+	ColReader  *reader;			/* created on the first row */
+	ColScanShared *shared;		/* parallel scan only */
+	/* counters of readers already ended (rescans) */
+	uint64		stripes_read;
+	uint64		stripes_pruned;
+	uint64		groups_read;
+	uint64		groups_pruned;
+} ColScanState;
+
+static Node *create_col_scan_state(CustomScan *cscan);
+static void begin_col_scan(CustomScanState *node, EState *estate, int eflags);
+static TupleTableSlot *exec_col_scan(CustomScanState *node);
+static void end_col_scan(CustomScanState *node);
+static void rescan_col_scan(CustomScanState *node);
+static Size estimate_dsm(CustomScanState *node, ParallelContext *pcxt);
+static void initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
+static void reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
+static void initialize_worker(CustomScanState *node, shm_toc *toc, void *coordinate);
+static void shutdown_col_scan(CustomScanState *node);
+static void explain_col_scan(CustomScanState *node, List *ancestors, ExplainState *es);
+
+const CustomScanMethods col_scan_methods = {
+	.CustomName = COL_SCAN_NAME,
+	.CreateCustomScanState = create_col_scan_state,
+};
+
+static const CustomExecMethods col_exec_methods = {
+	.CustomName = COL_SCAN_NAME,
+	.BeginCustomScan = begin_col_scan,
+	.ExecCustomScan = exec_col_scan,
+	.EndCustomScan = end_col_scan,
+	.ReScanCustomScan = rescan_col_scan,
+	.EstimateDSMCustomScan = estimate_dsm,
+	.InitializeDSMCustomScan = initialize_dsm,
+	.ReInitializeDSMCustomScan = reinitialize_dsm,
+	.InitializeWorkerCustomScan = initialize_worker,
+	.ShutdownCustomScan = shutdown_col_scan,
+	.ExplainCustomScan = explain_col_scan,
+};
+
+static Node *
+create_col_scan_state(CustomScan *cscan)
+{
+	ColScanState *state = (ColScanState *) newNode(sizeof(ColScanState),
+												   T_CustomScanState);
+
+	state->css.methods = &col_exec_methods;
+	return (Node *) state;
+}
+
+static void
+build_prune(ColScanState *state)
+{
+	CustomScan *cscan = (CustomScan *) state->css.ss.ps.plan;
+	Relation	rel = state->css.ss.ss_currentRelation;
+
+	state->prune = prune_build(cscan->custom_exprs, rel, RelationGetDescr(rel),
+							   &state->css.ss.ps, state->css.ss.ps.ps_ExprContext);
+}
+
+static void
+begin_col_scan(CustomScanState *node, EState *estate, int eflags)
+{
+	ColScanState *state = (ColScanState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	Relation	rel = node->ss.ss_currentRelation;
+	int			natts = RelationGetDescr(rel)->natts;
+	List	   *used = linitial(cscan->custom_private);
+	ListCell   *lc;
+
+	if (!IsParallelWorker())
+		pending_flush_for_read(rel);
+
+	state->projected = palloc0(sizeof(bool) * Max(natts, 1));
+	if (used == NIL)
+		memset(state->projected, true, sizeof(bool) * natts);
+	foreach(lc, used)
+		if (lfirst_int(lc) >= 1 && lfirst_int(lc) <= natts)
+			state->projected[lfirst_int(lc) - 1] = true;
+}
+
+/*
+ * The reader, created on the first row.  The pruning values are computed
+ * here and not at BeginCustomScan: a value may be an initplan's parameter
+ * (WHERE x > (SELECT avg(x) ...)), which can only run once the plan tree
+ * is fully initialized.
+ */
+static ColReader *
+reader_of(ColScanState *state)
+{
+	if (state->reader == NULL)
+	{
+		ColReader  *r;
+
+		build_prune(state);
+		r = col_reader_begin(state->css.ss.ss_currentRelation,
+										 state->css.ss.ps.state->es_snapshot,
+										 state->projected,
+										 state->shared ? &state->shared->pscan : NULL);
+
+		if (state->prune != NULL)
+			col_reader_set_filter(r, (ZoneFilterFn) prune_zone_excluded, state->prune);
+		state->reader = r;
+	}
+	return state->reader;
+}
+
+static TupleTableSlot *
+next_row(ScanState *ss)
+{
+	ColScanState *state = (ColScanState *) ss;
+	bool		forward = !ScanDirectionIsBackward(ss->ps.state->es_direction);
+
+	col_reader_next_slot(reader_of(state), forward, ss->ss_ScanTupleSlot);
+	return ss->ss_ScanTupleSlot;
+}
+
+static bool
+recheck_row(ScanState *ss, TupleTableSlot *slot)
+{
+	return true;
+}
+
+static TupleTableSlot *
+exec_col_scan(CustomScanState *node)
+{
+	return ExecScan(&node->ss, next_row, recheck_row);
+}
+
+/* Moves the reader's counters into the state and ends it. */
+static void
+retire_reader(ColScanState *state)
+{
+	ColReader  *r = state->reader;
+
+	if (r == NULL)
+		return;
+	state->stripes_read += r->stripes_read;
+	state->stripes_pruned += r->stripes_pruned;
+	state->groups_read += r->groups_read;
+	state->groups_pruned += r->groups_pruned;
+	col_reader_end(r);
+	state->reader = NULL;
+}
+
+static void
+end_col_scan(CustomScanState *node)
+{
+	ColScanState *state = (ColScanState *) node;
+
+	retire_reader(state);
+	if (state->shared != NULL && IsParallelWorker())
+	{
+		pg_atomic_fetch_add_u64(&state->shared->stripes_read, state->stripes_read);
+		pg_atomic_fetch_add_u64(&state->shared->stripes_pruned, state->stripes_pruned);
+		pg_atomic_fetch_add_u64(&state->shared->groups_read, state->groups_read);
+		pg_atomic_fetch_add_u64(&state->shared->groups_pruned, state->groups_pruned);
+	}
+}
+
+static void
+rescan_col_scan(CustomScanState *node)
+{
+	ColScanState *state = (ColScanState *) node;
+
+	/* parameters may have new values: the pruning is rebuilt with the reader */
+	retire_reader(state);
+}
+
+/*
+ * The leader collects the workers' counters before the parallel context,
+ * and with it the shared memory, goes away (EXPLAIN prints later).  The
+ * Gather above has drained every worker by now, and workers add their
+ * counters when their scan ends, before they detach.
+ */
+static void
+shutdown_col_scan(CustomScanState *node)
+{
+	ColScanState *state = (ColScanState *) node;
+
+	if (state->shared == NULL || IsParallelWorker())
+		return;
+	state->stripes_read += pg_atomic_read_u64(&state->shared->stripes_read);
+	state->stripes_pruned += pg_atomic_read_u64(&state->shared->stripes_pruned);
+	state->groups_read += pg_atomic_read_u64(&state->shared->groups_read);
+	state->groups_pruned += pg_atomic_read_u64(&state->shared->groups_pruned);
+	state->shared = NULL;
+}
+
+static Size
+estimate_dsm(CustomScanState *node, ParallelContext *pcxt)
+{
+	return sizeof(ColScanShared);
+}
+
+static void
+init_shared(ColScanShared *shared)
+{
+	memset(shared, 0, sizeof(ColScanShared));
+	pg_atomic_init_u64(&shared->pscan.next_stripe, 0);
+	pg_atomic_init_u64(&shared->stripes_read, 0);
+	pg_atomic_init_u64(&shared->stripes_pruned, 0);
+	pg_atomic_init_u64(&shared->groups_read, 0);
+	pg_atomic_init_u64(&shared->groups_pruned, 0);
+}
+
+static void
+initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
+{
+	ColScanState *state = (ColScanState *) node;
+
+	init_shared(coordinate);
+	state->shared = coordinate;
+}
+
+static void
+reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
+{
+	ColScanState *state = (ColScanState *) node;
+
+	retire_reader(state);
+	/* counters so far were collected at shutdown; start the next round */
+	shutdown_col_scan(node);
+	init_shared(coordinate);
+	state->shared = coordinate;
+}
+
+static void
+initialize_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
+{
+	((ColScanState *) node)->shared = coordinate;
+}
+
+static void
+explain_col_scan(CustomScanState *node, List *ancestors, ExplainState *es)
+{
+	ColScanState *state = (ColScanState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	TupleDesc	desc = RelationGetDescr(node->ss.ss_currentRelation);
+	StringInfoData cols;
+	int			a;
+
+	initStringInfo(&cols);
+	for (a = 0; a < desc->natts; a++)
+	{
+		if (!state->projected[a] || TupleDescAttr(desc, a)->attisdropped)
+			continue;
+		if (cols.len > 0)
+			appendStringInfoString(&cols, ", ");
+		appendStringInfoString(&cols, quote_identifier(NameStr(TupleDescAttr(desc, a)->attname)));
+	}
+	ExplainPropertyText("Columns", cols.data, es);
+
+	if (cscan->custom_exprs != NIL)
+	{
+		List	   *context = set_deparse_context_plan(es->deparse_cxt,
+													   node->ss.ps.plan, ancestors);
+		char	   *filter = deparse_expression((Node *) make_ands_explicit(cscan->custom_exprs),
+												context, es->verbose, false);
+
+		ExplainPropertyText("Zone Map Filter", filter, es);
+	}
+
+	if (es->analyze)
+	{
+		uint64		stripes_read = state->stripes_read;
+		uint64		stripes_pruned = state->stripes_pruned;
+		uint64		groups_read = state->groups_read;
+		uint64		groups_pruned = state->groups_pruned;
+
+		if (state->reader != NULL)
+		{
+			stripes_read += state->reader->stripes_read;
+			stripes_pruned += state->reader->stripes_pruned;
+			groups_read += state->reader->groups_read;
+			groups_pruned += state->reader->groups_pruned;
+		}
+		ExplainPropertyInteger("Stripes Read", NULL, (int64) stripes_read, es);
+		ExplainPropertyInteger("Stripes Pruned", NULL, (int64) stripes_pruned, es);
+		ExplainPropertyInteger("Chunk Groups Read", NULL, (int64) groups_read, es);
+		ExplainPropertyInteger("Chunk Groups Pruned", NULL, (int64) groups_pruned, es);
+	}
+}
+
+void
+col_scan_exec_init(void)
+{
+	RegisterCustomScanMethods(&col_scan_methods);
+}

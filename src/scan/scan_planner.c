@@ -1,0 +1,196 @@
+/*-------------------------------------------------------------------------
+ *
+ * scan_planner.c
+ *	  Planning of the ColcompressScan custom scan.
+ *
+ *	  For every colcompress base relation we add a custom path that reads
+ *	  only the columns the query uses (target list, filters, and whatever
+ *	  joins, sorts and aggregates above need, which all arrive through the
+ *	  relation's target list) and skips stripes and chunk groups whose
+ *	  zone maps exclude the filter.  Its cost is the sequential scan's with
+ *	  the page cost scaled by the share of columns read, so the planner
+ *	  still prefers an index or a plain scan when those are cheaper.  A
+ *	  partial path with parallel workers is added the same way.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "access/sysattr.h"
+#include "access/table.h"
+#include "nodes/extensible.h"
+#include "nodes/makefuncs.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/paths.h"
+#include "optimizer/restrictinfo.h"
+#include "parser/parsetree.h"
+#include "utils/rel.h"
+
+#include "colstore/col_tableam.h"
+#include "guc.h"
+#include "scan/prune.h"
+#include "scan/scan_internal.h"
+
+static set_rel_pathlist_hook_type prev_set_rel_pathlist = NULL;
+
+static Plan *plan_col_path(PlannerInfo *root, RelOptInfo *rel,
+						   CustomPath *best_path, List *tlist,
+						   List *clauses, List *custom_plans);
+
+static const CustomPathMethods col_path_methods = {
+	.CustomName = COL_SCAN_NAME,
+	.PlanCustomPath = plan_col_path,
+};
+
+/* Attribute numbers (1-based) the expressions use; NIL means all. */
+static List *
+used_columns(List *exprs, Index relid, int natts)
+{
+	Bitmapset  *attrs = NULL;
+	List	   *result = NIL;
+	int			a;
+
+	pull_varattnos((Node *) exprs, relid, &attrs);
+	/* a whole-row reference needs every column */
+	if (bms_is_member(0 - FirstLowInvalidHeapAttributeNumber, attrs))
+		return NIL;
+	for (a = 1; a <= natts; a++)
+		if (bms_is_member(a - FirstLowInvalidHeapAttributeNumber, attrs))
+			result = lappend_int(result, a);
+	/* no column at all (count(*)): still read one, to know the rows */
+	if (result == NIL && natts > 0)
+		result = list_make1_int(1);
+	return result;
+}
+
+static void
+cost_col_path(CustomPath *path, PlannerInfo *root, RelOptInfo *rel,
+			  int natts, int nused, int parallel_workers)
+{
+	QualCost	qual_cost;
+	/* the share of the table read; below 1 even for every column, so */
+	/* that pruning is preferred to the plain scan at equal I/O */
+	double		fraction = natts > 0 ? (double) nused / (natts + 1) : 1.0;
+	double		rows = rel->tuples;
+	double		cpu_per_tuple;
+	double		parallel_divisor = 1.0;
+
+	cost_qual_eval(&qual_cost, rel->baserestrictinfo, root);
+	cpu_per_tuple = cpu_tuple_cost + qual_cost.per_tuple;
+	if (parallel_workers > 0)
+	{
+		parallel_divisor = parallel_workers;
+		if (parallel_leader_participation && parallel_workers < 4)
+			parallel_divisor += 1.0 - 0.3 * parallel_workers;
+	}
+	path->path.rows = clamp_row_est(rel->rows / parallel_divisor);
+	path->path.startup_cost = qual_cost.startup;
+	path->path.total_cost = path->path.startup_cost +
+		seq_page_cost * rel->pages * fraction +
+		cpu_per_tuple * rows / parallel_divisor;
+}
+
+static CustomPath *
+make_col_path(PlannerInfo *root, RelOptInfo *rel, int natts, int nused,
+			  int parallel_workers)
+{
+	CustomPath *path = makeNode(CustomPath);
+
+	path->path.pathtype = T_CustomScan;
+	path->path.parent = rel;
+	path->path.pathtarget = rel->reltarget;
+	path->path.param_info = NULL;
+	path->path.parallel_aware = parallel_workers > 0;
+	path->path.parallel_safe = rel->consider_parallel;
+	path->path.parallel_workers = parallel_workers;
+	path->path.pathkeys = NIL;
+	path->flags = CUSTOMPATH_SUPPORT_BACKWARD_SCAN;
+	path->methods = &col_path_methods;
+	cost_col_path(path, root, rel, natts, nused, parallel_workers);
+	return path;
+}
+
+static void
+col_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
+					 RangeTblEntry *rte)
+{
+	Relation	relation;
+	int			natts;
+	List	   *used;
+	int			nused;
+
+	if (prev_set_rel_pathlist)
+		prev_set_rel_pathlist(root, rel, rti, rte);
+
+	if (rel->reloptkind != RELOPT_BASEREL || rte->rtekind != RTE_RELATION ||
+		rte->relkind == RELKIND_PARTITIONED_TABLE)
+		return;
+	relation = table_open(rte->relid, NoLock);
+	if (!is_colcompress(relation))
+	{
+		table_close(relation, NoLock);
+		return;
+	}
+	natts = RelationGetDescr(relation)->natts;
+	table_close(relation, NoLock);
+
+	/* the table AM's own parallel scan obeys the same switch */
+	if (!storage_engine_enable_parallel_execution)
+		rel->partial_pathlist = NIL;
+	if (!storage_engine_enable_custom_scan)
+		return;
+
+	used = used_columns(list_concat(list_copy(rel->reltarget->exprs),
+									extract_actual_clauses(rel->baserestrictinfo, false)),
+						rel->relid, natts);
+	nused = used == NIL ? natts : list_length(used);
+
+	add_path(rel, (Path *) make_col_path(root, rel, natts, nused, 0));
+
+	if (rel->consider_parallel && storage_engine_enable_parallel_execution &&
+		rel->lateral_relids == NULL)
+	{
+		int			workers = compute_parallel_worker(rel, rel->pages, -1,
+													  max_parallel_workers_per_gather);
+
+		if (workers > 0)
+			add_partial_path(rel, (Path *) make_col_path(root, rel, natts, nused, workers));
+	}
+}
+
+static Plan *
+plan_col_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
+			  List *tlist, List *clauses, List *custom_plans)
+{
+	CustomScan *cscan = makeNode(CustomScan);
+	List	   *actual = extract_actual_clauses(clauses, false);
+	List	   *prunable = NIL;
+	Relation	relation = table_open(planner_rt_fetch(rel->relid, root)->relid, NoLock);
+	ListCell   *lc;
+
+	if (storage_engine_enable_pruning)
+		foreach(lc, actual)
+			if (prune_clause_supported(lfirst(lc), rel->relid, relation))
+				prunable = lappend(prunable, copyObject(lfirst(lc)));
+
+	cscan->scan.plan.targetlist = tlist;
+	cscan->scan.plan.qual = actual;
+	cscan->scan.scanrelid = rel->relid;
+	cscan->flags = best_path->flags;
+	cscan->methods = &col_scan_methods;
+	cscan->custom_exprs = prunable;
+	cscan->custom_private =
+		list_make1(used_columns(list_concat(list_copy(tlist), actual), rel->relid,
+								RelationGetDescr(relation)->natts));
+	table_close(relation, NoLock);
+	return &cscan->scan.plan;
+}
+
+void
+col_scan_planner_init(void)
+{
+	prev_set_rel_pathlist = set_rel_pathlist_hook;
+	set_rel_pathlist_hook = col_set_rel_pathlist;
+}

@@ -1,0 +1,73 @@
+-- The orderby option sorts each stripe on write; colcompress_merge rewrites
+-- the table globally sorted.  Both tighten zone maps without changing
+-- results.
+
+CREATE FUNCTION groups_read(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	line text;
+	result text := '';
+BEGIN
+	PERFORM set_config('max_parallel_workers_per_gather', '0', true);
+	FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF) ' || q LOOP
+		IF line ~ '(Stripes|Chunk Groups) Read' THEN
+			result := result || trim(line) || '; ';
+		END IF;
+	END LOOP;
+	RETURN result;
+END $$;
+
+-- the same shuffled rows, without and with orderby
+CREATE TABLE unsorted (k int, v text) USING colcompress
+	WITH (stripe_row_limit = 10000, chunk_group_row_limit = 1000);
+CREATE TABLE sorted (k int, v text) USING colcompress
+	WITH (stripe_row_limit = 10000, chunk_group_row_limit = 1000, orderby = 'k ASC');
+INSERT INTO unsorted SELECT (g * 7919) % 20000, 'v' || g FROM generate_series(1, 20000) g;
+INSERT INTO sorted SELECT * FROM unsorted;
+
+SELECT groups_read('SELECT count(*) FROM unsorted WHERE k BETWEEN 5000 AND 5100');
+SELECT groups_read('SELECT count(*) FROM sorted WHERE k BETWEEN 5000 AND 5100');
+SELECT count(*), sum(k) FROM sorted WHERE k BETWEEN 5000 AND 5100;
+SELECT count(*), sum(k) FROM unsorted WHERE k BETWEEN 5000 AND 5100;
+-- within a stripe the rows come back in key order
+SELECT bool_and(k >= prev) AS stripe_sorted
+  FROM (SELECT k, lag(k, 1, -1) OVER () AS prev FROM (SELECT k FROM sorted LIMIT 10000) s) t;
+
+-- two loads give overlapping stripes; merge makes them disjoint
+INSERT INTO sorted SELECT (g * 104729) % 20000, 'w' || g FROM generate_series(1, 20000) g;
+SELECT groups_read('SELECT count(*) FROM sorted WHERE k BETWEEN 5000 AND 5100');
+CREATE TABLE before_merge AS SELECT * FROM sorted;
+SELECT engine.colcompress_merge('sorted');
+SELECT groups_read('SELECT count(*) FROM sorted WHERE k BETWEEN 5000 AND 5100');
+SELECT (SELECT count(*) FROM (SELECT * FROM sorted EXCEPT ALL SELECT * FROM before_merge) a) AS extra,
+	   (SELECT count(*) FROM (SELECT * FROM before_merge EXCEPT ALL SELECT * FROM sorted) b) AS missing;
+SELECT count(*) AS stripes FROM engine.colcompress_stripes WHERE relation = 'sorted'::regclass;
+SELECT count(*) AS problems FROM engine.colcompress_verify('sorted');
+
+-- a merge that rolls back leaves the table as it was
+BEGIN;
+INSERT INTO sorted VALUES (-1, 'in the merge');
+SELECT engine.colcompress_merge('sorted');
+SELECT count(*) FROM sorted;
+ROLLBACK;
+SELECT count(*) FROM sorted;
+
+-- descending keys, NULLs
+CREATE TABLE desc_nulls (k int, v text) USING colcompress WITH (orderby = 'k DESC NULLS LAST');
+INSERT INTO desc_nulls VALUES (1, 'a'), (NULL, 'n'), (3, 'c'), (2, 'b');
+SELECT k, v FROM desc_nulls;
+SELECT engine.colcompress_merge('desc_nulls');
+SELECT k, v FROM desc_nulls;
+
+-- errors
+CREATE TABLE no_orderby (k int) USING colcompress;
+SELECT engine.colcompress_merge('no_orderby');
+CREATE TABLE heap_t (k int);
+SELECT engine.colcompress_merge('heap_t');
+CREATE ROLE regress_merge_stranger;
+SET ROLE regress_merge_stranger;
+SELECT engine.colcompress_merge('sorted');
+RESET ROLE;
+DROP ROLE regress_merge_stranger;
+
+DROP TABLE unsorted, sorted, before_merge, desc_nulls, no_orderby, heap_t;
+DROP FUNCTION groups_read(text);
