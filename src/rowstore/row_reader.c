@@ -25,6 +25,7 @@
 
 #include "access/htup_details.h"
 #include "miscadmin.h"
+#include "storage/bufmgr.h"
 #include "port/pg_crc32c.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -73,7 +74,9 @@ row_reader_begin(Relation rel, Snapshot snapshot,
 	r->rel = rel;
 	r->snapshot = snapshot;
 	r->parallel = parallel;
-	r->strategy = GetAccessStrategy(BAS_BULKREAD);
+	/* as heap: a ring of buffers only for tables large for shared buffers */
+	if (RelationGetNumberOfBlocks(rel) > (BlockNumber) (NBuffers / 4))
+		r->strategy = GetAccessStrategy(BAS_BULKREAD);
 	r->batch_cxt = AllocSetContextCreate(cxt, "rowcompress batch",
 										 ALLOCSET_DEFAULT_SIZES);
 	set_desc(r, RelationGetDescr(rel));
@@ -89,7 +92,8 @@ row_reader_begin(Relation rel, Snapshot snapshot,
 void
 row_reader_end(RowReader *r)
 {
-	FreeAccessStrategy(r->strategy);
+	if (r->strategy != NULL)
+		FreeAccessStrategy(r->strategy);
 	MemoryContextDelete(r->cxt);
 }
 
