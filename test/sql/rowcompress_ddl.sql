@@ -119,6 +119,25 @@ CREATE UNLOGGED TABLE unl_col (a int) USING rowcompress;
 INSERT INTO unl_col SELECT generate_series(1, 100);
 SELECT count(*) FROM unl_col;
 
+-- persistence changes rewrite the table; a tablespace change copies its
+-- pages, metapage and storage id included
+CREATE TABLE moved (a int, b text) USING rowcompress;
+INSERT INTO moved SELECT g, md5(g::text) FROM generate_series(1, 25000) g;
+ALTER TABLE moved SET UNLOGGED;
+SELECT relpersistence, (SELECT count(*) FROM moved) FROM pg_class WHERE relname = 'moved';
+ALTER TABLE moved SET LOGGED;
+SELECT relpersistence, (SELECT sum(a) FROM moved) FROM pg_class WHERE relname = 'moved';
+SET allow_in_place_tablespaces = true;
+CREATE TABLESPACE regress_rc_space LOCATION '';
+RESET allow_in_place_tablespaces;
+SELECT engine.storage_id('moved') AS id_before \gset
+ALTER TABLE moved SET TABLESPACE regress_rc_space;
+SELECT count(*), sum(a), count(DISTINCT b), engine.storage_id('moved') = :id_before AS same_storage FROM moved;
+SELECT count(*) AS problems FROM engine.rowcompress_verify('moved');
+ALTER TABLE moved SET TABLESPACE pg_default;
+DROP TABLE moved;
+DROP TABLESPACE regress_rc_space;
+
 -- a table in a publication refuses writes instead of dropping them from
 -- the change stream
 CREATE TABLE published (a int) USING rowcompress;
