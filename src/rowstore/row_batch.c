@@ -144,12 +144,10 @@ check_row_data(const char *tp, uint64 datalen, const bits8 *bp, int natts,
 	return NULL;
 }
 
-/* The MinimalTuple at raw[off ...] with room for avail bytes. */
-static const char *
-check_row(const char *raw, uint64 off, uint64 avail, int natts,
-		  const RowBatchAttr *attrs, uint64 *row_len, bool *slow)
+const char *
+row_batch_check_row(const char *row, uint64 avail, int natts,
+					const RowBatchAttr *attrs, uint64 *row_len, bool *slow)
 {
-	const char *row = raw + off;
 	uint32		t_len;
 	uint16		infomask2;
 	uint16		infomask;
@@ -224,8 +222,8 @@ row_batch_check(const char *raw, uint64 rawlen, const RowBatchAttr *attrs,
 		bool		slow = all_slow;
 		const char *problem;
 
-		problem = check_row(raw, off, rawlen - off, hdr.natts, attrs, &len,
-							&slow);
+		problem = row_batch_check_row(raw + off, rawlen - off, hdr.natts,
+									  attrs, &len, &slow);
 		if (problem != NULL)
 			return problem;
 		row_offsets[i] = (uint32) off | (slow ? ROW_BATCH_SLOW_ROW : 0);
@@ -285,20 +283,21 @@ header_size(TupleDesc desc, bool *isnull, bool *hasnull)
 }
 
 Size
-row_batch_row_size(TupleDesc desc, Datum *values, bool *isnull)
+row_batch_row_size(TupleDesc desc, Datum *values, bool *isnull, Size *data_len)
 {
 	bool		hasnull;
 	Size		hoff = header_size(desc, isnull, &hasnull);
 
-	return MAXALIGN(hoff + heap_compute_data_size(desc, values, isnull));
+	*data_len = heap_compute_data_size(desc, values, isnull);
+	return MAXALIGN(hoff + *data_len);
 }
 
 void
-row_batch_append(StringInfo buf, TupleDesc desc, Datum *values, bool *isnull)
+row_batch_append(StringInfo buf, TupleDesc desc, Datum *values, bool *isnull,
+				 Size data_len)
 {
 	bool		hasnull;
 	Size		hoff = header_size(desc, isnull, &hasnull);
-	Size		data_len = heap_compute_data_size(desc, values, isnull);
 	Size		len = hoff + data_len;
 	Size		padded = MAXALIGN(len);
 	MinimalTuple tup;
@@ -318,6 +317,19 @@ row_batch_append(StringInfo buf, TupleDesc desc, Datum *values, bool *isnull)
 	tup->t_hoff = (uint8) (hoff + MINIMAL_TUPLE_OFFSET);
 	heap_fill_tuple(desc, values, isnull, (char *) tup + hoff, data_len,
 					&tup->t_infomask, hasnull ? tup->t_bits : NULL);
+	buf->len += (int) padded;
+	buf->data[buf->len] = '\0';
+}
+
+void
+row_batch_append_tuple(StringInfo buf, MinimalTuple tup)
+{
+	Size		padded = MAXALIGN(tup->t_len);
+
+	Assert(buf->len == MAXALIGN(buf->len));
+	enlargeStringInfo(buf, (int) padded);
+	memcpy(buf->data + buf->len, tup, tup->t_len);
+	memset(buf->data + buf->len + tup->t_len, 0, padded - tup->t_len);
 	buf->len += (int) padded;
 	buf->data[buf->len] = '\0';
 }

@@ -79,6 +79,15 @@ extern const char *row_batch_check(const char *raw, uint64 rawlen,
 								   const RowBatchAttr *attrs, int natts,
 								   uint32 expected_rows, uint32 *row_offsets);
 
+/*
+ * Checks one row, the MinimalTuple at row with avail bytes after it, with
+ * the batch's natts: as row_batch_check does for every row of a batch.
+ * Sets *row_len to its t_len and *slow as row_batch_check marks rows.
+ */
+extern const char *row_batch_check_row(const char *row, uint64 avail,
+									   int natts, const RowBatchAttr *attrs,
+									   uint64 *row_len, bool *slow);
+
 #ifndef FRONTEND
 
 #include "access/tupdesc.h"
@@ -91,14 +100,27 @@ extern void row_batch_attrs(TupleDesc desc, RowBatchAttr *attrs);
 extern void row_batch_begin(StringInfo buf, TupleDesc desc);
 
 /*
- * Appends one row.  Varlena values must not be external or compressed
- * (the writer detoasts them); dropped columns must be NULL.
+ * Bytes the row of these values takes in a batch (padding included); sets
+ * *data_len, which row_batch_append needs.
+ */
+extern Size row_batch_row_size(TupleDesc desc, Datum *values, bool *isnull,
+							   Size *data_len);
+
+/*
+ * Appends one row, of data_len bytes of data (from row_batch_row_size).
+ * Varlena values must not be external or compressed (the writer detoasts
+ * them); dropped columns must be NULL.
  */
 extern void row_batch_append(StringInfo buf, TupleDesc desc,
-							 Datum *values, bool *isnull);
+							 Datum *values, bool *isnull, Size data_len);
 
-/* Bytes row_batch_append would add for these values. */
-extern Size row_batch_row_size(TupleDesc desc, Datum *values, bool *isnull);
+/*
+ * Appends a MinimalTuple that is already in the batch's row layout, as
+ * built by heap_form_minimal_tuple from values satisfying
+ * row_batch_append's rules (the caller checked it with
+ * row_batch_check_row).
+ */
+extern void row_batch_append_tuple(StringInfo buf, MinimalTuple tup);
 
 /* Records the number of rows appended. */
 extern void row_batch_finish(StringInfo buf, uint32 nrows);

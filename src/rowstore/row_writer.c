@@ -25,6 +25,7 @@
 #include "compat/compat.h"
 
 #include "access/detoast.h"
+#include "access/htup_details.h"
 #include "miscadmin.h"
 #include "port/pg_crc32c.h"
 #include "utils/memutils.h"
@@ -53,6 +54,7 @@ struct RowWriter
 	RowRunBuilder rows;			/* row numbers and command ids, in cxt */
 	Datum	   *values;			/* [natts] scratch */
 	bool	   *isnull;
+	RowBatchAttr *attrs;		/* tupdesc's column layout */
 };
 
 static void *
@@ -119,6 +121,8 @@ row_writer_create(Relation rel, MemoryContext parent)
 		w->opts.batch_size = 1;
 	w->values = palloc(sizeof(Datum) * Max(natts, 1));
 	w->isnull = palloc(sizeof(bool) * Max(natts, 1));
+	w->attrs = palloc(sizeof(RowBatchAttr) * Max(natts, 1));
+	row_batch_attrs(w->tupdesc, w->attrs);
 	MemoryContextSwitchTo(old);
 	row_runs_init(&w->rows, w->cxt, (uint64) w->opts.batch_size);
 	return w;
@@ -143,6 +147,7 @@ row_writer_free(RowWriter *w)
 	MemoryContextDelete(w->row_cxt);
 	pfree(w->values);
 	pfree(w->isnull);
+	pfree(w->attrs);
 	FreeTupleDesc(w->tupdesc);
 	pfree(w);
 }
@@ -157,6 +162,83 @@ reset_buffer(RowWriter *w)
 	row_runs_reset(&w->rows);
 }
 
+/* Starts the batch buffer, unless it is started. */
+static void
+begin_batch(RowWriter *w)
+{
+	MemoryContext old;
+
+	if (w->buf.data != NULL)
+		return;
+	old = MemoryContextSwitchTo(w->cxt);
+
+	initStringInfo(&w->buf);
+	row_batch_begin(&w->buf, w->tupdesc);
+	MemoryContextSwitchTo(old);
+}
+
+/* The row just appended gets its row number, hence the slot its TID. */
+static void
+add_row(RowWriter *w, Relation rel, TupleTableSlot *slot, CommandId cid)
+{
+	uint64		rownum = row_runs_add(&w->rows, rel, cid);
+
+	w->nrows++;
+	row_number_to_tid(rownum, &slot->tts_tid);
+	slot->tts_tableOid = RelationGetRelid(rel);
+}
+
+/*
+ * Appends the slot's MinimalTuple as is when it is already a row of the
+ * batch layout; false when it is not.  INSERT hands us minimal slots
+ * holding a tuple that heap_form_minimal_tuple built, or that was copied
+ * from a heap tuple: our row layout, unless it holds TOAST pointers or
+ * compressed values or belongs to another column layout.  A heap tuple's
+ * copy carries visibility hint bits and, in its padding, the heap TID,
+ * which the row must not (they would also spoil compression): they are
+ * cleared in the copy, and the copy is checked as a reader will check it.
+ */
+static bool
+append_slot_tuple(RowWriter *w, Relation rel, TupleTableSlot *slot)
+{
+	MinimalTuple tup;
+	MinimalTuple copy;
+	int			start;
+	uint64		len;
+	bool		slow = false;
+
+	if (!TTS_IS_MINIMALTUPLE(slot) || TTS_EMPTY(slot) ||
+		slot->tts_tupleDescriptor->natts != w->tupdesc->natts)
+		return false;
+	tup = ((MinimalTupleTableSlot *) slot)->mintuple;
+	if (tup == NULL || (tup->t_infomask & HEAP_HASEXTERNAL) != 0 ||
+		tup->t_len < ROW_BATCH_MIN_ROW_SIZE)
+		return false;
+
+	if (w->nrows > 0 &&
+		(w->nrows >= (uint32) w->opts.batch_size ||
+		 (Size) w->buf.len + MAXALIGN(tup->t_len) > WRITER_BYTE_LIMIT))
+		row_writer_flush(w, rel);
+	if (w->nrows == 0)
+		begin_batch(w);
+
+	start = w->buf.len;
+	row_batch_append_tuple(&w->buf, tup);
+	copy = (MinimalTuple) (w->buf.data + start);
+	memset(copy->mt_padding, 0, sizeof(copy->mt_padding));
+	copy->t_infomask &= (HEAP_HASNULL | HEAP_HASVARWIDTH);
+	copy->t_infomask2 &= HEAP_NATTS_MASK;
+	if (row_batch_check_row((const char *) copy, copy->t_len,
+							w->tupdesc->natts, w->attrs, &len, &slow) != NULL)
+	{
+		/* not our layout after all: take it back */
+		w->buf.len = start;
+		w->buf.data[start] = '\0';
+		return false;
+	}
+	return true;
+}
+
 void
 row_writer_insert(RowWriter *w, Relation rel, TupleTableSlot *slot,
 				  CommandId cid)
@@ -165,8 +247,14 @@ row_writer_insert(RowWriter *w, Relation rel, TupleTableSlot *slot,
 	int			slot_natts = slot->tts_tupleDescriptor->natts;
 	MemoryContext old;
 	Size		row_size;
-	uint64		rownum;
+	Size		data_len;
 	int			i;
+
+	if (append_slot_tuple(w, rel, slot))
+	{
+		add_row(w, rel, slot, cid);
+		return;
+	}
 
 	slot_getallattrs(slot);
 	old = MemoryContextSwitchTo(w->row_cxt);
@@ -187,7 +275,7 @@ row_writer_insert(RowWriter *w, Relation rel, TupleTableSlot *slot,
 				w->values[i] = PointerGetDatum(detoast_attr(v));
 		}
 	}
-	row_size = row_batch_row_size(desc, w->values, w->isnull);
+	row_size = row_batch_row_size(desc, w->values, w->isnull, &data_len);
 	MemoryContextSwitchTo(old);
 
 	if (w->nrows > 0 &&
@@ -195,19 +283,10 @@ row_writer_insert(RowWriter *w, Relation rel, TupleTableSlot *slot,
 		 (Size) w->buf.len + row_size > WRITER_BYTE_LIMIT))
 		row_writer_flush(w, rel);
 	if (w->nrows == 0)
-	{
-		old = MemoryContextSwitchTo(w->cxt);
-		initStringInfo(&w->buf);
-		row_batch_begin(&w->buf, desc);
-		MemoryContextSwitchTo(old);
-	}
-	row_batch_append(&w->buf, desc, w->values, w->isnull);
+		begin_batch(w);
+	row_batch_append(&w->buf, desc, w->values, w->isnull, data_len);
 	MemoryContextReset(w->row_cxt);
-
-	rownum = row_runs_add(&w->rows, rel, cid);
-	w->nrows++;
-	row_number_to_tid(rownum, &slot->tts_tid);
-	slot->tts_tableOid = RelationGetRelid(rel);
+	add_row(w, rel, slot, cid);
 }
 
 void

@@ -130,6 +130,29 @@ SELECT relation, batch_size, compression, compression_level FROM engine.rowcompr
 SELECT count(*) AS problems FROM engine.rowcompress_verify('codec_pglz');
 DROP TABLE codec_src, codec_none, codec_pglz, codec_lz4, codec_zstd1, codec_zstd19, codec_deflate;
 
+-- INSERT ... SELECT from heap hands over heap tuples: copied as they are
+-- when they are rows of our layout, rebuilt when they hold compressed or
+-- TOASTed values, fewer columns, or dropped ones
+CREATE TABLE src_heap (a int, junk text, b text);
+INSERT INTO src_heap SELECT g, 'junk', CASE WHEN g % 3 = 0 THEN repeat('abc', 2000 + g % 7)
+											WHEN g % 3 = 1 THEN repeat(md5(g::text), 100000)
+											ELSE 'plain ' || g END
+  FROM generate_series(1, 3000) g;
+ALTER TABLE src_heap DROP COLUMN junk;
+ALTER TABLE src_heap ADD COLUMN c int DEFAULT 5;
+INSERT INTO src_heap VALUES (-1, 'after', 6);
+CREATE TABLE dst_row (a int, junk text, b text) USING rowcompress;
+ALTER TABLE dst_row DROP COLUMN junk;
+ALTER TABLE dst_row ADD COLUMN c int DEFAULT 5;
+INSERT INTO dst_row SELECT * FROM src_heap;
+CREATE TABLE dst_row2 (a int, b text, c int) USING rowcompress;
+INSERT INTO dst_row2 SELECT * FROM src_heap;
+SELECT (SELECT count(*) FROM (SELECT * FROM src_heap EXCEPT ALL SELECT * FROM dst_row) d) AS differ,
+	   (SELECT count(*) FROM (SELECT * FROM src_heap EXCEPT ALL SELECT * FROM dst_row2) d) AS differ2,
+	   (SELECT sum(length(b)) FROM dst_row) = (SELECT sum(length(b)) FROM src_heap) AS lengths;
+SELECT count(*) AS problems FROM engine.rowcompress_verify('dst_row');
+DROP TABLE src_heap, dst_row, dst_row2;
+
 -- Every column type through a table rewrite (ALTER COLUMN TYPE reads the
 -- old rows with the old column layout), dropped and added columns.
 CREATE TABLE layout_heap (a smallint, b text, c int8, d numeric, e char(3), f float8, g bool);
