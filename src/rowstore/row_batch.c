@@ -36,20 +36,27 @@
 
 StaticAssertDecl(sizeof(RowBatchHeader) == 16, "batch header is 16 bytes");
 
-static inline uint64
-align_nominal(uint64 off, char attalign)
+/* typalign as a mask: off aligned is (off + mask) & ~mask */
+static inline uint8
+align_mask(char attalign)
 {
 	switch (attalign)
 	{
 		case TYPALIGN_CHAR:
-			return off;
+			return 0;
 		case TYPALIGN_SHORT:
-			return SHORTALIGN(off);
+			return ALIGNOF_SHORT - 1;
 		case TYPALIGN_INT:
-			return INTALIGN(off);
+			return ALIGNOF_INT - 1;
 		default:
-			return DOUBLEALIGN(off);
+			return ALIGNOF_DOUBLE - 1;
 	}
+}
+
+static inline uint64
+align_by(uint64 off, uint8 mask)
+{
+	return (off + mask) & ~(uint64) mask;
 }
 
 /*
@@ -58,7 +65,7 @@ align_nominal(uint64 off, char attalign)
  */
 static const char *
 check_row_data(const char *tp, uint64 datalen, const bits8 *bp, int natts,
-			   const RowBatchAttr *attrs, bool *slow)
+			   const RowBatchAttr *attrs, const uint8 *masks, bool *slow)
 {
 	uint64		off = 0;
 	int			i;
@@ -77,10 +84,7 @@ check_row_data(const char *tp, uint64 datalen, const bits8 *bp, int natts,
 
 		if (a->attlen > 0)
 		{
-			if (a->attbyval && a->attlen != 1 && a->attlen != 2 &&
-				a->attlen != 4 && a->attlen != 8)
-				return "pass-by-value column with an unsupported length";
-			off = align_nominal(off, a->attalign);
+			off = align_by(off, masks[i]);
 			if (off > datalen || (uint64) a->attlen > datalen - off)
 				return "value runs past the end of its row";
 			off += a->attlen;
@@ -94,7 +98,7 @@ check_row_data(const char *tp, uint64 datalen, const bits8 *bp, int natts,
 				return "value runs past the end of its row";
 			if (tp[off] == 0)
 			{
-				off = align_nominal(off, a->attalign);
+				off = align_by(off, masks[i]);
 				if (off >= datalen)
 					return "value runs past the end of its row";
 			}
@@ -110,7 +114,7 @@ check_row_data(const char *tp, uint64 datalen, const bits8 *bp, int natts,
 			{
 				uint32		hdr;
 
-				if (align_nominal(off, a->attalign) != off)
+				if (align_by(off, masks[i]) != off)
 					return "misaligned varlena";
 				if ((uint64) VARHDRSZ > datalen - off)
 					return "varlena header runs past the end of its row";
@@ -136,17 +140,38 @@ check_row_data(const char *tp, uint64 datalen, const bits8 *bp, int natts,
 				return "cstring without its terminator";
 			off = (uint64) (end - tp) + 1;
 		}
-		else
-			return "column with an unsupported length";
 	}
 	if (off != datalen)
 		return "row has trailing bytes";
 	return NULL;
 }
 
-const char *
-row_batch_check_row(const char *row, uint64 avail, int natts,
-					const RowBatchAttr *attrs, uint64 *row_len, bool *slow)
+/*
+ * The column layout itself (it comes from the catalog, but a row is only
+ * walked with one that PostgreSQL could define); the alignment masks.
+ */
+static const char *
+check_layout(const RowBatchAttr *attrs, int natts, uint8 *masks)
+{
+	int			i;
+
+	for (i = 0; i < natts; i++)
+	{
+		const RowBatchAttr *a = &attrs[i];
+
+		if (a->attlen == 0 || a->attlen < -2)
+			return "column with an unsupported length";
+		if (a->attbyval && a->attlen != 1 && a->attlen != 2 &&
+			a->attlen != 4 && a->attlen != 8)
+			return "pass-by-value column with an unsupported length";
+		masks[i] = align_mask(a->attalign);
+	}
+	return NULL;
+}
+
+static const char *
+check_row(const char *row, uint64 avail, int natts, const RowBatchAttr *attrs,
+		  const uint8 *masks, uint64 *row_len, bool *slow)
 {
 	uint32		t_len;
 	uint16		infomask2;
@@ -181,7 +206,22 @@ row_batch_check_row(const char *row, uint64 avail, int natts,
 	*row_len = t_len;
 	return check_row_data(row + hoff, t_len - hoff,
 						  hasnull ? (const bits8 *) (row + offsetof(MinimalTupleData, t_bits)) : NULL,
-						  natts, attrs, slow);
+						  natts, attrs, masks, slow);
+}
+
+const char *
+row_batch_check_row(const char *row, uint64 avail, int natts,
+					const RowBatchAttr *attrs, uint64 *row_len, bool *slow)
+{
+	uint8		masks[MaxTupleAttributeNumber];
+	const char *problem;
+
+	if (natts > MaxTupleAttributeNumber)
+		return "row has more columns than a row can have";
+	problem = check_layout(attrs, natts, masks);
+	if (problem != NULL)
+		return problem;
+	return check_row(row, avail, natts, attrs, masks, row_len, slow);
 }
 
 const char *
@@ -192,6 +232,8 @@ row_batch_check(const char *raw, uint64 rawlen, const RowBatchAttr *attrs,
 	uint64		off;
 	uint32		i;
 	bool		all_slow = false;
+	uint8		masks[MaxTupleAttributeNumber];
+	const char *problem;
 
 	if (rawlen < ROW_BATCH_HEADER_SIZE)
 		return "batch shorter than its header";
@@ -214,16 +256,18 @@ row_batch_check(const char *raw, uint64 rawlen, const RowBatchAttr *attrs,
 			all_slow = true;
 	if ((rawlen - ROW_BATCH_HEADER_SIZE) / ROW_BATCH_MIN_ROW_SIZE < hdr.row_count)
 		return "batch is too short for its number of rows";
+	problem = check_layout(attrs, hdr.natts, masks);
+	if (problem != NULL)
+		return problem;
 
 	off = ROW_BATCH_HEADER_SIZE;
 	for (i = 0; i < hdr.row_count; i++)
 	{
 		uint64		len = 0;
 		bool		slow = all_slow;
-		const char *problem;
 
-		problem = row_batch_check_row(raw + off, rawlen - off, hdr.natts,
-									  attrs, &len, &slow);
+		problem = check_row(raw + off, rawlen - off, hdr.natts, attrs, masks,
+							&len, &slow);
 		if (problem != NULL)
 			return problem;
 		row_offsets[i] = (uint32) off | (slow ? ROW_BATCH_SLOW_ROW : 0);

@@ -202,6 +202,7 @@ typedef struct Shape
 	int16		attlen;			/* 0: a fixed length chosen per input */
 	bool		attbyval;
 	char		attalign;
+	bool		bad;			/* no PostgreSQL type looks like this */
 } Shape;
 
 static const Shape shapes[] = {
@@ -216,6 +217,10 @@ static const Shape shapes[] = {
 	{-1, false, TYPALIGN_INT},
 	{-1, false, TYPALIGN_DOUBLE},
 	{-2, false, TYPALIGN_CHAR},
+	/* layouts a batch must be refused with */
+	{3, true, TYPALIGN_INT, true},
+	{16, true, TYPALIGN_DOUBLE, true},
+	{-3, false, TYPALIGN_CHAR, true},
 };
 #define NSHAPES lengthof(shapes)
 
@@ -673,6 +678,7 @@ fuzz_one(const uint8 *data, size_t len)
 	int			natts_desc = (int) take(&r, MAX_ATTS + 1);
 	int			natts = natts_desc - (int) take(&r, 3);
 	int			nrows = (int) take(&r, MAX_ROWS + 1);
+	bool		bad_layout = false;
 	size_t		blen;
 	int			a;
 	int			m;
@@ -685,7 +691,8 @@ fuzz_one(const uint8 *data, size_t len)
 	attrs = malloc(sizeof(RowBatchAttr) * Max(natts_desc, 1));
 	for (a = 0; a < natts_desc; a++)
 	{
-		const Shape *s = &shapes[take(&r, NSHAPES)];
+		/* a bad shape now and then */
+		const Shape *s = &shapes[take(&r, take(&r, 16) == 0 ? NSHAPES : NSHAPES - 3)];
 
 		attrs[a].attlen = s->attlen != 0 ? s->attlen : (int16) (1 + take(&r, 24));
 		attrs[a].attbyval = s->attbyval;
@@ -693,6 +700,8 @@ fuzz_one(const uint8 *data, size_t len)
 		attrs[a].notnull = take(&r, 4) == 0;
 		/* columns the batch's rows lack have a missing value */
 		attrs[a].present = attrs[a].notnull && a < natts && take(&r, 2) == 0;
+		if (s->bad && a < natts)
+			bad_layout = true;
 	}
 	if (nrows == 0)
 		nrows = 1;
@@ -717,6 +726,12 @@ fuzz_one(const uint8 *data, size_t len)
 		FUZZ_CHECK((cur_lie != LIE_EXTERNAL && cur_lie != LIE_COMPRESSED) ||
 				   !last_accepted,
 				   "a batch breaking rule %d is accepted", (int) cur_lie);
+	}
+	else if (bad_layout)
+	{
+		check_and_deform(batch_buf, blen, attrs, natts_desc, (uint32) nrows,
+						 take(&r, 2) == 0, false, false);
+		FUZZ_CHECK(!last_accepted, "a batch with an impossible column layout is accepted");
 	}
 	else
 	{
