@@ -275,3 +275,53 @@ CREATE FUNCTION engine.colcompress_merge(table_name regclass)
 	AS 'MODULE_PATHNAME', 'colcompress_merge';
 COMMENT ON FUNCTION engine.colcompress_merge(regclass)
 	IS 'rewrites a colcompress table globally sorted by its orderby option (MVCC-safe, owner only)';
+
+-- ==== rowcompress metadata (src/catalog/batch_meta.c) ====
+--
+-- One row per batch of a rowcompress relation, keyed by the storage id of
+-- the relation's metapage like the colcompress tables above, and written
+-- by the transaction that wrote the batch.  The batch layout is in
+-- docs/rowcompress-format.md.
+
+CREATE TABLE engine.batch (
+	storage_id bigint NOT NULL,
+	batch_num bigint NOT NULL,
+	first_block bigint NOT NULL,
+	data_length bigint NOT NULL,		-- stored (compressed) bytes
+	raw_length bigint NOT NULL,			-- bytes after decompression
+	row_count bigint NOT NULL,
+	first_row_number bigint NOT NULL,
+	last_row_number bigint NOT NULL,
+	row_runs bigint[] NOT NULL,			-- (first row number, count) pairs
+	command_ids bigint[] NOT NULL,		-- (command id, rows so far) pairs
+	column_count int NOT NULL,			-- attributes of the stored rows
+	codec smallint NOT NULL,			-- 0 none, 1 pglz, 2 lz4, 3 zstd, 4 deflate
+	checksum int NOT NULL,				-- CRC-32C of the stored bytes
+	PRIMARY KEY (storage_id, batch_num)
+);
+
+GRANT SELECT ON engine.batch TO PUBLIC;
+
+CREATE VIEW engine.rowcompress_batches AS
+	SELECT c.oid::regclass AS relation,
+		   b.batch_num,
+		   b.row_count,
+		   b.data_length,
+		   b.raw_length,
+		   (CASE b.codec WHEN 0 THEN 'none' WHEN 1 THEN 'pglz' WHEN 2 THEN 'lz4'
+						 WHEN 3 THEN 'zstd' WHEN 4 THEN 'deflate' END)::text AS codec,
+		   round(b.raw_length::numeric / greatest(b.data_length, 1), 2) AS compression_ratio,
+		   b.first_row_number,
+		   b.last_row_number
+	  FROM pg_class c
+	  JOIN pg_am a ON a.oid = c.relam AND a.amname = 'rowcompress'
+	  JOIN engine.batch b ON b.storage_id = engine.storage_id(c.oid)
+	 WHERE pg_has_role(c.relowner, 'USAGE') OR has_table_privilege(c.oid, 'SELECT');
+GRANT SELECT ON engine.rowcompress_batches TO PUBLIC;
+
+CREATE FUNCTION engine.rowcompress_verify(regclass)
+	RETURNS TABLE (batch_num bigint, problem text)
+	LANGUAGE C STRICT
+	AS 'MODULE_PATHNAME', 'rowcompress_verify';
+COMMENT ON FUNCTION engine.rowcompress_verify(regclass)
+	IS 'checks a rowcompress table''s metadata against its storage and every row of every batch; returns one row per problem';

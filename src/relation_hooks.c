@@ -3,7 +3,8 @@
  * relation_hooks.c
  *	  The object access hook: when a relation of one of our access methods
  *	  is dropped, its buffered rows and metadata rows go too, in the same
- *	  transaction.  (A table AM gets no callback for DROP.)
+ *	  transaction.  (A table AM gets no callback for DROP.)  Also the list
+ *	  of our access methods, for code that serves all of them.
  *
  *-------------------------------------------------------------------------
  */
@@ -17,18 +18,37 @@
 #include "utils/rel.h"
 
 #include "colstore/col_ddl.h"
-#include "colstore/col_tableam.h"
 #include "relation_hooks.h"
+#include "rowstore/row_ddl.h"
 
 static object_access_hook_type prev_object_access = NULL;
 
-/* False while DROP EXTENSION is removing the metadata tables themselves. */
+static const StorageAm *const storage_ams[] = {
+	&colcompress_storage_am,
+	&rowcompress_storage_am,
+};
+
+const StorageAm *
+storage_am_for(Relation rel)
+{
+	int			i;
+
+	for (i = 0; i < lengthof(storage_ams); i++)
+		if (storage_ams[i]->is_am(rel))
+			return storage_ams[i];
+	return NULL;
+}
+
+/*
+ * False while DROP EXTENSION is removing the metadata tables themselves
+ * (table is the access method's main metadata table).
+ */
 static bool
-metadata_present(void)
+metadata_present(const char *table)
 {
 	Oid			nsp = get_namespace_oid("engine", true);
 
-	return OidIsValid(nsp) && OidIsValid(get_relname_relid("stripe", nsp));
+	return OidIsValid(nsp) && OidIsValid(get_relname_relid(table, nsp));
 }
 
 static void
@@ -42,12 +62,14 @@ object_access(ObjectAccessType access, Oid classId, Oid objectId,
 	{
 		char		relkind = get_rel_relkind(objectId);
 		Relation	rel;
+		const StorageAm *am;
 
 		if (relkind != RELKIND_RELATION && relkind != RELKIND_MATVIEW)
 			return;
 		rel = relation_open(objectId, AccessExclusiveLock);
-		if (is_colcompress(rel) && metadata_present())
-			col_relation_dropped(rel);
+		am = storage_am_for(rel);
+		if (am != NULL && metadata_present(am->metadata_table))
+			storage_am_relation_dropped(am, rel);
 		relation_close(rel, NoLock);
 	}
 }

@@ -11,8 +11,14 @@
  */
 #include "compat/compat.h"
 
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/stratnum.h"
 #include "access/table.h"
+#include "catalog/indexing.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_type.h"
+#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/snapmgr.h"
 
@@ -57,4 +63,118 @@ meta_snapshot_for(Snapshot snapshot)
 	copy->regd_count = 0;
 	copy->active_count = 0;
 	return copy;
+}
+
+void
+meta_corrupted(const char *table, uint64 storage_id, const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("metadata table engine.%s is damaged", table),
+			 errdetail("Storage " UINT64_FORMAT ": %s.", storage_id, what)));
+}
+
+void
+meta_storage_key(ScanKey key, AttrNumber attno, uint64 storage_id)
+{
+	ScanKeyInit(key, attno, BTEqualStrategyNumber, F_INT8EQ,
+				Int64GetDatum((int64) storage_id));
+}
+
+void
+meta_delete_rows(const char *table, const char *index, uint64 storage_id,
+				 int64 stream_num)
+{
+	Relation	rel = meta_table_open(table, RowExclusiveLock);
+	ScanKeyData keys[2];
+	SysScanDesc scan;
+	HeapTuple	tuple;
+
+	meta_storage_key(&keys[0], 1, storage_id);
+	ScanKeyInit(&keys[1], 2, BTEqualStrategyNumber, F_INT8EQ,
+				Int64GetDatum(stream_num));
+	scan = systable_beginscan(rel, meta_table_relid(index), true,
+							  SnapshotSelf, stream_num < 0 ? 1 : 2, keys);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+		CatalogTupleDelete(rel, &tuple->t_self);
+	systable_endscan(scan);
+	table_close(rel, RowExclusiveLock);
+}
+
+ArrayType *
+meta_int8_array(const uint64 *values, int n)
+{
+	Datum	   *d = palloc(sizeof(Datum) * Max(n, 1));
+	int			i;
+
+	for (i = 0; i < n; i++)
+		d[i] = Int64GetDatum((int64) values[i]);
+	return construct_array(d, n, INT8OID, 8, true, TYPALIGN_DOUBLE);
+}
+
+uint64 *
+meta_int8_array_values(Datum array, int *n)
+{
+	ArrayType  *arr = DatumGetArrayTypeP(array);
+	Datum	   *elems;
+	bool	   *nulls;
+	uint64	   *out;
+	int			i;
+
+	deconstruct_array(arr, INT8OID, 8, true, TYPALIGN_DOUBLE,
+					  &elems, &nulls, n);
+	out = palloc(sizeof(uint64) * Max(*n, 1));
+	for (i = 0; i < *n; i++)
+	{
+		if (nulls[i])
+			return NULL;
+		out[i] = (uint64) DatumGetInt64(elems[i]);
+	}
+	return out;
+}
+
+/* RowRun and CidRun are both two uint64s: one pair layout serves both. */
+StaticAssertDecl(sizeof(RowRun) == 2 * sizeof(uint64), "RowRun is a pair");
+StaticAssertDecl(sizeof(CidRun) == 2 * sizeof(uint64), "CidRun is a pair");
+
+static ArrayType *
+pairs_array(const uint64 *pairs, int npairs)
+{
+	return meta_int8_array(pairs, 2 * npairs);
+}
+
+static uint64 *
+pairs_values(Datum array, int *npairs)
+{
+	int			n;
+	uint64	   *values = meta_int8_array_values(array, &n);
+
+	if (values == NULL || n == 0 || n % 2 != 0)
+		return NULL;
+	*npairs = n / 2;
+	return values;
+}
+
+ArrayType *
+meta_row_runs_array(const RowRun *runs, int nruns)
+{
+	return pairs_array((const uint64 *) runs, nruns);
+}
+
+RowRun *
+meta_row_runs_values(Datum array, int *nruns)
+{
+	return (RowRun *) pairs_values(array, nruns);
+}
+
+ArrayType *
+meta_cid_runs_array(const CidRun *cids, int ncids)
+{
+	return pairs_array((const uint64 *) cids, ncids);
+}
+
+CidRun *
+meta_cid_runs_values(Datum array, int *ncids)
+{
+	return (CidRun *) pairs_values(array, ncids);
 }

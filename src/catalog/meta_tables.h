@@ -10,9 +10,13 @@
 #define STORAGE_ENGINE_META_TABLES_H
 
 #include "access/htup.h"
+#include "access/skey.h"
 #include "storage/lockdefs.h"
+#include "utils/array.h"
 #include "utils/relcache.h"
 #include "utils/snapshot.h"
+
+#include "format/row_runs.h"
 
 /* OID of engine.<name>; errors clearly when the extension is missing. */
 extern Oid	meta_table_relid(const char *name);
@@ -27,5 +31,40 @@ extern Relation meta_table_open(const char *name, LOCKMODE lockmode);
  * with the data.
  */
 extern Snapshot meta_snapshot_for(Snapshot snapshot);
+
+/*
+ * Helpers shared by the metadata modules of both access methods
+ * (stripe_meta.c, batch_meta.c).
+ */
+
+/* Raises ERRCODE_DATA_CORRUPTED about a row of engine.<table>. */
+extern void meta_corrupted(const char *table, uint64 storage_id,
+						   const char *what);
+
+/* Equality scan key on the storage id column attno. */
+extern void meta_storage_key(ScanKey key, AttrNumber attno, uint64 storage_id);
+
+/*
+ * Deletes the rows of engine.<table> whose first column is storage_id and,
+ * when stream_num >= 0, whose second column (the stripe or batch number)
+ * is stream_num, through its primary key index engine.<index>.
+ */
+extern void meta_delete_rows(const char *table, const char *index,
+							 uint64 storage_id, int64 stream_num);
+
+/* bigint[] columns. */
+extern ArrayType *meta_int8_array(const uint64 *values, int n);
+/* The elements of a bigint[]; NULL when one of them is NULL. */
+extern uint64 *meta_int8_array_values(Datum array, int *n);
+
+/*
+ * row_runs and command_ids columns: bigint[] of (first, count) and
+ * (command id, rows so far) pairs.  The readers return NULL when the array
+ * is empty or malformed.
+ */
+extern ArrayType *meta_row_runs_array(const RowRun *runs, int nruns);
+extern RowRun *meta_row_runs_values(Datum array, int *nruns);
+extern ArrayType *meta_cid_runs_array(const CidRun *cids, int ncids);
+extern CidRun *meta_cid_runs_values(Datum array, int *ncids);
 
 #endif							/* STORAGE_ENGINE_META_TABLES_H */

@@ -77,47 +77,6 @@ enum
 	Natts_chunk = Anum_chunk_encoding
 };
 
-static void
-meta_corrupted(const char *table, uint64 storage_id, const char *what)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_DATA_CORRUPTED),
-			 errmsg("metadata table engine.%s is damaged", table),
-			 errdetail("Storage " UINT64_FORMAT ": %s.", storage_id, what)));
-}
-
-static ArrayType *
-int8_array(const uint64 *values, int n)
-{
-	Datum	   *d = palloc(sizeof(Datum) * Max(n, 1));
-	int			i;
-
-	for (i = 0; i < n; i++)
-		d[i] = Int64GetDatum((int64) values[i]);
-	return construct_array(d, n, INT8OID, 8, true, TYPALIGN_DOUBLE);
-}
-
-static uint64 *
-int8_array_values(Datum array, int *n)
-{
-	ArrayType  *arr = DatumGetArrayTypeP(array);
-	Datum	   *elems;
-	bool	   *nulls;
-	uint64	   *out;
-	int			i;
-
-	deconstruct_array(arr, INT8OID, 8, true, TYPALIGN_DOUBLE,
-					  &elems, &nulls, n);
-	out = palloc(sizeof(uint64) * Max(*n, 1));
-	for (i = 0; i < *n; i++)
-	{
-		if (nulls[i])
-			return NULL;
-		out[i] = (uint64) DatumGetInt64(elems[i]);
-	}
-	return out;
-}
-
 static ArrayType *
 bytea_array(bytea **values, int n)
 {
@@ -161,9 +120,7 @@ stripe_from_tuple(HeapTuple tuple, TupleDesc desc)
 	Datum		values[Natts_stripe];
 	bool		nulls[Natts_stripe];
 	StripeMeta *s = palloc0(sizeof(StripeMeta));
-	uint64	   *pairs;
 	int			n;
-	int			i;
 
 	heap_deform_tuple(tuple, desc, values, nulls);
 	s->storage_id = DatumGetInt64(values[Anum_stripe_storage_id - 1]);
@@ -179,44 +136,23 @@ stripe_from_tuple(HeapTuple tuple, TupleDesc desc)
 	s->written_by_me =
 		TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetXmin(tuple->t_data));
 
-	pairs = int8_array_values(values[Anum_stripe_row_runs - 1], &n);
-	if (pairs == NULL || n % 2 != 0 || n == 0)
+	s->runs = meta_row_runs_values(values[Anum_stripe_row_runs - 1], &s->nruns);
+	if (s->runs == NULL)
 		meta_corrupted("stripe", s->storage_id, "malformed row_runs");
-	s->nruns = n / 2;
-	s->runs = palloc(sizeof(RowRun) * s->nruns);
-	for (i = 0; i < s->nruns; i++)
-	{
-		s->runs[i].first = pairs[2 * i];
-		s->runs[i].count = pairs[2 * i + 1];
-	}
 
 	s->sorted_by = nulls[Anum_stripe_sorted_by - 1] ? NULL :
 		TextDatumGetCString(values[Anum_stripe_sorted_by - 1]);
 	s->attr_min = bytea_array_values(values[Anum_stripe_attr_min - 1], s->column_count);
 	s->attr_max = bytea_array_values(values[Anum_stripe_attr_max - 1], s->column_count);
-	s->attr_null_count = int8_array_values(values[Anum_stripe_attr_null_count - 1], &n);
+	s->attr_null_count = meta_int8_array_values(values[Anum_stripe_attr_null_count - 1], &n);
 	if (s->attr_min == NULL || s->attr_max == NULL ||
 		s->attr_null_count == NULL || n != s->column_count)
 		meta_corrupted("stripe", s->storage_id, "malformed zone map");
 
-	pairs = int8_array_values(values[Anum_stripe_command_ids - 1], &n);
-	if (pairs == NULL || n % 2 != 0 || n == 0)
+	s->cids = meta_cid_runs_values(values[Anum_stripe_command_ids - 1], &s->ncids);
+	if (s->cids == NULL)
 		meta_corrupted("stripe", s->storage_id, "malformed command_ids");
-	s->ncids = n / 2;
-	s->cids = palloc(sizeof(CidRun) * s->ncids);
-	for (i = 0; i < s->ncids; i++)
-	{
-		s->cids[i].cid = pairs[2 * i];
-		s->cids[i].rows_end = pairs[2 * i + 1];
-	}
 	return s;
-}
-
-static void
-storage_key(ScanKey key, AttrNumber attno, uint64 storage_id)
-{
-	ScanKeyInit(key, attno, BTEqualStrategyNumber, F_INT8EQ,
-				Int64GetDatum((int64) storage_id));
 }
 
 static int
@@ -237,7 +173,7 @@ stripe_meta_list(uint64 storage_id, Snapshot snapshot)
 	HeapTuple	tuple;
 	List	   *stripes = NIL;
 
-	storage_key(&key, Anum_stripe_storage_id, storage_id);
+	meta_storage_key(&key, Anum_stripe_storage_id, storage_id);
 	scan = systable_beginscan(rel, meta_table_relid("stripe_pkey"), true,
 							  meta_snapshot_for(snapshot), 1, &key);
 	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
@@ -265,7 +201,7 @@ stripe_meta_chunks(const StripeMeta *stripe, Snapshot snapshot,
 	HeapTuple	tuple;
 	int			i;
 
-	storage_key(&keys[0], Anum_chunk_storage_id, stripe->storage_id);
+	meta_storage_key(&keys[0], Anum_chunk_storage_id, stripe->storage_id);
 	ScanKeyInit(&keys[1], Anum_chunk_stripe_num, BTEqualStrategyNumber,
 				F_INT8EQ, Int64GetDatum((int64) stripe->stripe_num));
 
@@ -338,7 +274,6 @@ stripe_meta_insert(const StripeMeta *s, const uint32 *group_rows,
 				   const ChunkMeta *chunks)
 {
 	Relation	rel;
-	uint64	   *pairs;
 	int			i;
 	int			g;
 
@@ -355,26 +290,15 @@ stripe_meta_insert(const StripeMeta *s, const uint32 *group_rows,
 		values[Anum_stripe_row_count - 1] = Int64GetDatum(s->row_count);
 		values[Anum_stripe_first_row_number - 1] = Int64GetDatum(s->first_row_number);
 		values[Anum_stripe_last_row_number - 1] = Int64GetDatum(s->last_row_number);
-		pairs = palloc(sizeof(uint64) * 2 * Max(s->nruns, s->ncids));
-		for (i = 0; i < s->nruns; i++)
-		{
-			pairs[2 * i] = s->runs[i].first;
-			pairs[2 * i + 1] = s->runs[i].count;
-		}
-		values[Anum_stripe_row_runs - 1] = PointerGetDatum(int8_array(pairs, 2 * s->nruns));
-		for (i = 0; i < s->ncids; i++)
-		{
-			pairs[2 * i] = s->cids[i].cid;
-			pairs[2 * i + 1] = s->cids[i].rows_end;
-		}
-		values[Anum_stripe_command_ids - 1] = PointerGetDatum(int8_array(pairs, 2 * s->ncids));
+		values[Anum_stripe_row_runs - 1] = PointerGetDatum(meta_row_runs_array(s->runs, s->nruns));
+		values[Anum_stripe_command_ids - 1] = PointerGetDatum(meta_cid_runs_array(s->cids, s->ncids));
 		values[Anum_stripe_chunk_group_count - 1] = Int32GetDatum(s->chunk_group_count);
 		values[Anum_stripe_chunk_group_row_limit - 1] = Int32GetDatum(s->chunk_group_row_limit);
 		values[Anum_stripe_column_count - 1] = Int32GetDatum(s->column_count);
 		values[Anum_stripe_attr_min - 1] = PointerGetDatum(bytea_array(s->attr_min, s->column_count));
 		values[Anum_stripe_attr_max - 1] = PointerGetDatum(bytea_array(s->attr_max, s->column_count));
 		values[Anum_stripe_attr_null_count - 1] =
-			PointerGetDatum(int8_array(s->attr_null_count, s->column_count));
+			PointerGetDatum(meta_int8_array(s->attr_null_count, s->column_count));
 		values[Anum_stripe_sorted_by - 1] =
 			s->sorted_by ? CStringGetTextDatum(s->sorted_by) : (Datum) 0;
 		nulls[Anum_stripe_sorted_by - 1] = s->sorted_by == NULL;
@@ -436,66 +360,26 @@ stripe_meta_insert(const StripeMeta *s, const uint32 *group_rows,
 	table_close(rel, RowExclusiveLock);
 }
 
-/*
- * Deletes the rows of a storage (stripe_num < 0: all of them, else those
- * of that stripe; both are the leading key columns of every table).
- */
-static void
-delete_rows(const char *table, const char *index, uint64 storage_id,
-			int64 stripe_num)
-{
-	Relation	rel = meta_table_open(table, RowExclusiveLock);
-	ScanKeyData keys[2];
-	SysScanDesc scan;
-	HeapTuple	tuple;
-
-	storage_key(&keys[0], 1, storage_id);
-	ScanKeyInit(&keys[1], 2, BTEqualStrategyNumber, F_INT8EQ,
-				Int64GetDatum(stripe_num));
-	scan = systable_beginscan(rel, meta_table_relid(index), true,
-							  SnapshotSelf, stripe_num < 0 ? 1 : 2, keys);
-	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
-		CatalogTupleDelete(rel, &tuple->t_self);
-	systable_endscan(scan);
-	table_close(rel, RowExclusiveLock);
-}
-
 void
 stripe_meta_delete_stripe(uint64 storage_id, uint64 stripe_num)
 {
-	delete_rows("chunk", "chunk_pkey", storage_id, (int64) stripe_num);
-	delete_rows("chunk_group", "chunk_group_pkey", storage_id, (int64) stripe_num);
-	delete_rows("stripe", "stripe_pkey", storage_id, (int64) stripe_num);
+	meta_delete_rows("chunk", "chunk_pkey", storage_id, (int64) stripe_num);
+	meta_delete_rows("chunk_group", "chunk_group_pkey", storage_id, (int64) stripe_num);
+	meta_delete_rows("stripe", "stripe_pkey", storage_id, (int64) stripe_num);
 }
 
 void
 stripe_meta_delete_storage(uint64 storage_id)
 {
-	delete_rows("chunk", "chunk_pkey", storage_id, -1);
-	delete_rows("chunk_group", "chunk_group_pkey", storage_id, -1);
-	delete_rows("stripe", "stripe_pkey", storage_id, -1);
+	meta_delete_rows("chunk", "chunk_pkey", storage_id, -1);
+	meta_delete_rows("chunk_group", "chunk_group_pkey", storage_id, -1);
+	meta_delete_rows("stripe", "stripe_pkey", storage_id, -1);
 	CommandCounterIncrement();
 }
 
 uint64
 stripe_visible_rows(const StripeMeta *stripe, Snapshot snapshot)
 {
-	uint64		visible = 0;
-	int			i;
-
-	/*
-	 * Another transaction's stripe is all or nothing, decided by the
-	 * metadata row's visibility.  Our own stripe may hold rows of several
-	 * commands, oldest first: an MVCC snapshot sees those of earlier
-	 * commands.
-	 */
-	if (!stripe->written_by_me || snapshot == NULL || !IsMVCCSnapshot(snapshot))
-		return stripe->row_count;
-	for (i = 0; i < stripe->ncids; i++)
-	{
-		if (stripe->cids[i].cid >= snapshot->curcid)
-			break;
-		visible = stripe->cids[i].rows_end;
-	}
-	return Min(visible, stripe->row_count);
+	return row_runs_visible(stripe->cids, stripe->ncids, stripe->row_count,
+							stripe->written_by_me, snapshot);
 }

@@ -12,19 +12,7 @@
 #include "nodes/pg_list.h"
 #include "utils/snapshot.h"
 
-/* A run of consecutive row numbers inside a stripe, in row order. */
-typedef struct RowRun
-{
-	uint64		first;
-	uint64		count;
-} RowRun;
-
-/* Rows [previous end, rows_end) of a stripe were inserted by command cid. */
-typedef struct CidRun
-{
-	uint64		cid;
-	uint64		rows_end;
-} CidRun;
+#include "format/row_runs.h"
 
 typedef struct StripeMeta
 {

@@ -14,6 +14,11 @@
 #include "access/tableam.h"
 #include "commands/vacuum.h"
 
+#include "format/storage_am.h"
+
+/* colcompress's record for the shared storage lifecycle. */
+extern const StorageAm colcompress_storage_am;
+
 extern void col_set_new_storage(Relation rel, const CompatRelFileLocator *newlocator,
 								char persistence, TransactionId *freezeXid,
 								MultiXactId *minmulti);
@@ -31,8 +36,5 @@ extern void col_vacuum(Relation rel, struct VacuumParams *params,
 extern void col_estimate_size(Relation rel, int32 *attr_widths,
 							  BlockNumber *pages, double *tuples,
 							  double *allvisfrac);
-
-/* Forgets a dropped relation's buffered rows and metadata. */
-extern void col_relation_dropped(Relation rel);
 
 #endif							/* STORAGE_ENGINE_COL_DDL_H */

@@ -20,6 +20,7 @@
 #include "colstore/col_scan.h"
 #include "format/pending_writes.h"
 #include "format/storage.h"
+#include "format/storage_am.h"
 
 typedef struct ColScanDescData
 {
@@ -110,12 +111,8 @@ col_parallelscan_reinitialize(Relation rel, ParallelTableScanDesc pscan)
 }
 
 /*
- * ANALYZE samples blocks of the relation's physical size; sampled block b
- * of nblocks stands for the chunk groups at the same relative position,
- * [b * G / nblocks, (b + 1) * G / nblocks) of the G chunk groups, so every
- * row is equally likely to be in the sample and live rows per sampled
- * block still estimates the total (compression makes G larger than
- * nblocks for small tables).
+ * ANALYZE: sampled block b stands for the chunk groups at the same
+ * relative position (storage_am_analyze_units).
  */
 static bool
 load_analyze_group(ColScanDesc scan, int64 group)
@@ -158,12 +155,9 @@ col_scan_analyze_next_block(TableScanDesc sscan, COMPAT_ANALYZE_BLOCK_ARGS)
 			scan->analyze_groups += ((StripeMeta *) lfirst(lc))->chunk_group_count;
 	}
 	r->have_batch = false;
-	scan->analyze_next_group = scan->analyze_end_group = 0;
-	if (nblocks == 0 || scan->analyze_groups == 0)
-		return true;
-	scan->analyze_next_group = (int64) ((double) block * scan->analyze_groups / nblocks);
-	scan->analyze_end_group = (int64) ((double) (block + 1) * scan->analyze_groups / nblocks);
-	scan->analyze_end_group = Min(scan->analyze_end_group, scan->analyze_groups);
+	storage_am_analyze_units(block, nblocks, scan->analyze_groups,
+							 &scan->analyze_next_group,
+							 &scan->analyze_end_group);
 	return true;
 }
 

@@ -7,9 +7,9 @@
  *	  (format/pending_writes.c keeps track of them).  Each row gets its final row
  *	  number, hence its TID, when it is buffered: the executor inserts
  *	  index entries right after tuple_insert returns.  Row numbers are
- *	  reserved from the metapage in growing runs, so a one-row transaction
- *	  costs few numbers and a bulk load one reservation per few thousand
- *	  rows.
+ *	  reserved from the metapage in growing runs (format/row_runs.c), so a
+ *	  one-row transaction costs few numbers and a bulk load one reservation
+ *	  per few thousand rows.
  *
  *	  With the orderby option, the rows of a stripe are sorted before it is
  *	  written, so even a load in arbitrary order gives tight zone maps.
@@ -49,13 +49,11 @@
 #include "colstore/col_writer.h"
 #include "format/pending_writes.h"
 #include "format/row_number.h"
+#include "format/row_runs.h"
 #include "format/storage.h"
 
 /* Byte budget of one writer's buffered values. */
 #define WRITER_BYTE_LIMIT	((Size) 256 * 1024 * 1024)
-
-/* First row-number reservation of a writer; later ones double. */
-#define FIRST_ROW_RESERVATION 64
 
 struct ColWriter
 {
@@ -68,15 +66,7 @@ struct ColWriter
 	Datum	  **values;			/* [natts][capacity] */
 	bool	  **isnull;
 	Size		bytes;
-	int			nruns;
-	int			maxruns;
-	RowRun	   *runs;
-	int			ncids;
-	int			maxcids;
-	CidRun	   *cids;
-	uint64		reserved_next;	/* next unused reserved row number */
-	uint64		reserved_end;
-	uint64		reservation_size;
+	RowRunBuilder rows;			/* row numbers and command ids, in cxt */
 };
 
 static void *
@@ -109,7 +99,7 @@ ops_free(void *writer)
 	col_writer_free(writer);
 }
 
-static const PendingWriterOps col_writer_ops = {
+const PendingWriterOps col_writer_ops = {
 	.am_name = "colcompress",
 	.create = ops_create,
 	.flush = ops_flush,
@@ -141,7 +131,7 @@ col_writer_create(Relation rel, MemoryContext parent)
 		colcompress_options_get(RelationGetRelid(rel), &w->opts);
 		MemoryContextSwitchTo(old);
 	}
-	w->reservation_size = FIRST_ROW_RESERVATION;
+	row_runs_init(&w->rows, w->cxt, (uint64) w->opts.stripe_row_limit);
 	return w;
 }
 
@@ -174,10 +164,7 @@ reset_buffer(ColWriter *w)
 	w->values = NULL;
 	w->isnull = NULL;
 	w->bytes = 0;
-	w->nruns = w->maxruns = 0;
-	w->runs = NULL;
-	w->ncids = w->maxcids = 0;
-	w->cids = NULL;
+	row_runs_reset(&w->rows);
 }
 
 static void
@@ -207,66 +194,6 @@ grow_columns(ColWriter *w)
 		}
 	}
 	w->capacity = newcap;
-}
-
-static uint64
-next_row_number(ColWriter *w, Relation rel)
-{
-	uint64		rownum;
-
-	if (w->reserved_next == w->reserved_end)
-	{
-		uint64		n = w->reservation_size;
-
-		w->reserved_next = storage_reserve_rows(rel, n);
-		w->reserved_end = w->reserved_next + n;
-		if (w->reserved_end > MAX_ROW_NUMBER)
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("table \"%s\" has used up its row numbers",
-							RelationGetRelationName(rel)),
-					 errhint("Rewrite the table with VACUUM FULL.")));
-		w->reservation_size = Min(n * 2, (uint64) w->opts.stripe_row_limit);
-	}
-	rownum = w->reserved_next++;
-
-	if (w->nruns > 0 &&
-		w->runs[w->nruns - 1].first + w->runs[w->nruns - 1].count == rownum)
-		w->runs[w->nruns - 1].count++;
-	else
-	{
-		if (w->nruns == w->maxruns)
-		{
-			w->maxruns = Max(8, w->maxruns * 2);
-			w->runs = w->runs == NULL ?
-				MemoryContextAlloc(w->cxt, sizeof(RowRun) * w->maxruns) :
-				repalloc(w->runs, sizeof(RowRun) * w->maxruns);
-		}
-		w->runs[w->nruns].first = rownum;
-		w->runs[w->nruns].count = 1;
-		w->nruns++;
-	}
-	return rownum;
-}
-
-static void
-note_command(ColWriter *w, CommandId cid)
-{
-	if (w->ncids > 0 && w->cids[w->ncids - 1].cid == cid)
-	{
-		w->cids[w->ncids - 1].rows_end = w->nrows;
-		return;
-	}
-	if (w->ncids == w->maxcids)
-	{
-		w->maxcids = Max(4, w->maxcids * 2);
-		w->cids = w->cids == NULL ?
-			MemoryContextAlloc(w->cxt, sizeof(CidRun) * w->maxcids) :
-			repalloc(w->cids, sizeof(CidRun) * w->maxcids);
-	}
-	w->cids[w->ncids].cid = cid;
-	w->cids[w->ncids].rows_end = w->nrows;
-	w->ncids++;
 }
 
 void
@@ -329,9 +256,8 @@ col_writer_insert(ColWriter *w, Relation rel, TupleTableSlot *slot,
 	}
 	MemoryContextSwitchTo(old);
 
-	rownum = next_row_number(w, rel);
+	rownum = row_runs_add(&w->rows, rel, cid);
 	w->nrows++;
-	note_command(w, cid);
 	row_number_to_tid(rownum, &slot->tts_tid);
 	slot->tts_tableOid = RelationGetRelid(rel);
 }
@@ -452,9 +378,9 @@ sort_buffer(ColWriter *w, Relation rel)
 	order = palloc(sizeof(uint32) * w->nrows);
 	for (i = 0; i < (int) w->nrows; i++)
 		order[i] = i;
-	for (i = 0; i < w->ncids; i++)
+	for (i = 0; i < w->rows.ncids; i++)
 	{
-		uint32		end = (uint32) w->cids[i].rows_end;
+		uint32		end = (uint32) w->rows.cids[i].rows_end;
 
 		qsort_arg(order + start, end - start, sizeof(uint32), compare_rows, &st);
 		start = end;
@@ -497,7 +423,6 @@ col_writer_flush(ColWriter *w, Relation rel)
 	Datum	   *stripe_max;
 	uint32		g;
 	int			a;
-	int			i;
 
 	if (w->nrows == 0)
 		return;
@@ -514,7 +439,7 @@ col_writer_flush(ColWriter *w, Relation rel)
 	{
 		sort_buffer(w, rel);
 		/* only one command's rows: the whole stripe is in order */
-		if (w->ncids == 1)
+		if (w->rows.ncids == 1)
 			stripe.sorted_by = w->opts.orderby;
 	}
 
@@ -647,18 +572,12 @@ col_writer_flush(ColWriter *w, Relation rel)
 											  &stripe.stripe_num);
 	stripe.data_length = stream.len;
 	stripe.row_count = w->nrows;
-	stripe.nruns = w->nruns;
-	stripe.runs = w->runs;
-	stripe.ncids = w->ncids;
-	stripe.cids = w->cids;
-	stripe.first_row_number = w->runs[0].first;
-	stripe.last_row_number = w->runs[0].first + w->runs[0].count - 1;
-	for (i = 1; i < w->nruns; i++)
-	{
-		stripe.first_row_number = Min(stripe.first_row_number, w->runs[i].first);
-		stripe.last_row_number = Max(stripe.last_row_number,
-									 w->runs[i].first + w->runs[i].count - 1);
-	}
+	stripe.nruns = w->rows.nruns;
+	stripe.runs = w->rows.runs;
+	stripe.ncids = w->rows.ncids;
+	stripe.cids = w->rows.cids;
+	row_runs_bounds(w->rows.runs, w->rows.nruns, &stripe.first_row_number,
+					&stripe.last_row_number);
 	stripe.chunk_group_count = ngroups;
 	stripe.chunk_group_row_limit = group_limit;
 	stripe.column_count = natts;

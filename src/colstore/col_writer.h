@@ -11,7 +11,12 @@
 #include "executor/tuptable.h"
 #include "utils/relcache.h"
 
+#include "format/pending_writes.h"
+
 typedef struct ColWriter ColWriter;
+
+/* The write buffer's operations for format/pending_writes.c. */
+extern const PendingWriterOps col_writer_ops;
 
 /* The current subtransaction's writer for rel (format/pending_writes.c). */
 extern ColWriter *col_writer_for(Relation rel);

@@ -11,7 +11,6 @@
 
 #include "access/tableam.h"
 #include "access/xact.h"
-#include "catalog/pg_publication.h"
 #include "fmgr.h"
 #include "utils/rel.h"
 
@@ -20,14 +19,12 @@
 #include "colstore/col_tableam.h"
 #include "colstore/col_writer.h"
 #include "format/pending_writes.h"
+#include "format/storage_am.h"
 
 static void
 unsupported(const char *what, const char *hint)
 {
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("colcompress tables do not support %s yet", what),
-			 errhint("%s", hint)));
+	storage_am_unsupported(&colcompress_storage_am, what, hint);
 }
 
 #define NO_INDEXES_HINT "Use a heap table for data that needs indexes, or load the data into colcompress for scans only."
@@ -39,30 +36,11 @@ col_slot_callbacks(Relation rel)
 	return &TTSOpsVirtual;
 }
 
-/*
- * Full-page-image WAL cannot be decoded logically: a published table would
- * silently drop its rows from the change stream.
- */
-static void
-refuse_if_published(Relation rel)
-{
-	PublicationDesc pubdesc;
-
-	RelationBuildPublicationDesc(rel, &pubdesc);
-	if (pubdesc.pubactions.pubinsert)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("cannot write to colcompress table \"%s\": it is in a publication",
-						RelationGetRelationName(rel)),
-				 errdetail("Logical decoding of colcompress tables is not supported."),
-				 errhint("Remove the table from the publication, or use a heap table.")));
-}
-
 static void
 col_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid,
 				 int options, struct BulkInsertStateData *bistate)
 {
-	refuse_if_published(rel);
+	storage_am_refuse_if_published(&colcompress_storage_am, rel);
 	col_writer_insert(col_writer_for(rel), rel, slot, cid);
 }
 
@@ -73,7 +51,7 @@ col_multi_insert(Relation rel, TupleTableSlot **slots, int nslots,
 	ColWriter  *writer;
 	int			i;
 
-	refuse_if_published(rel);
+	storage_am_refuse_if_published(&colcompress_storage_am, rel);
 	writer = col_writer_for(rel);
 	for (i = 0; i < nslots; i++)
 		col_writer_insert(writer, rel, slots[i], cid);

@@ -195,4 +195,20 @@ object_ownercheck(Oid classid, Oid objectid, Oid roleid)
 #define COMPAT_EXPLAIN_FORMAT_HEADER "commands/explain.h"
 #endif
 
+/*
+ * Columns whose NOT NULL constraint PostgreSQL's tuple deforming relies
+ * on: the JIT-compiled deformer skips their null test, and assumes that a
+ * row holds every column up to the last of them that has no missing value.
+ * 18 added NOT VALID not-null constraints (and virtual generated columns,
+ * stored as NULL), which it does not rely on.
+ */
+#include "access/tupdesc.h"
+#if PG_VERSION_NUM >= 180000
+#define compat_attr_deform_notnull(desc, i) \
+	(TupleDescCompactAttr((desc), (i))->attnullability == ATTNULLABLE_VALID && \
+	 TupleDescAttr((desc), (i))->attgenerated != ATTRIBUTE_GENERATED_VIRTUAL)
+#else
+#define compat_attr_deform_notnull(desc, i) (TupleDescAttr((desc), (i))->attnotnull)
+#endif
+
 #endif							/* STORAGE_ENGINE_COMPAT_H */

@@ -12,8 +12,8 @@
 #include "fmgr.h"
 #include "utils/rel.h"
 
-#include "colstore/col_tableam.h"
 #include "format/storage.h"
+#include "relation_hooks.h"
 
 PG_FUNCTION_INFO_V1(engine_storage_id);
 
@@ -27,7 +27,7 @@ engine_storage_id(PG_FUNCTION_ARGS)
 
 	if (rel == NULL)
 		PG_RETURN_NULL();
-	if (is_colcompress(rel))
+	if (storage_am_for(rel) != NULL)
 		found = storage_read_meta(rel, &meta);
 	relation_close(rel, AccessShareLock);
 	if (!found)

@@ -1,0 +1,151 @@
+/*-------------------------------------------------------------------------
+ *
+ * batch_meta.c
+ *	  Reading and writing rowcompress metadata rows (engine.batch).
+ *
+ *	  One row per batch, inserted by the transaction that wrote the batch,
+ *	  after its data pages: a snapshot sees a batch exactly when it sees
+ *	  the row.  Read with the scan's snapshot plus this transaction's own
+ *	  rows (meta_snapshot_for); which of our own rows a command sees is
+ *	  decided by the command-id runs (batch_visible_rows).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "access/xact.h"
+#include "catalog/indexing.h"
+#include "utils/rel.h"
+
+#include "catalog/batch_meta.h"
+#include "catalog/meta_tables.h"
+
+/* Column numbers of engine.batch. */
+enum
+{
+	Anum_batch_storage_id = 1,
+	Anum_batch_batch_num,
+	Anum_batch_first_block,
+	Anum_batch_data_length,
+	Anum_batch_raw_length,
+	Anum_batch_row_count,
+	Anum_batch_first_row_number,
+	Anum_batch_last_row_number,
+	Anum_batch_row_runs,
+	Anum_batch_command_ids,
+	Anum_batch_column_count,
+	Anum_batch_codec,
+	Anum_batch_checksum,
+	Natts_batch = Anum_batch_checksum
+};
+
+static BatchMeta *
+batch_from_tuple(HeapTuple tuple, TupleDesc desc)
+{
+	Datum		values[Natts_batch];
+	bool		nulls[Natts_batch];
+	BatchMeta  *b = palloc0(sizeof(BatchMeta));
+	int			i;
+
+	heap_deform_tuple(tuple, desc, values, nulls);
+	for (i = 0; i < Natts_batch; i++)
+		if (nulls[i])
+			meta_corrupted("batch", DatumGetInt64(values[0]), "a column is NULL");
+	b->storage_id = DatumGetInt64(values[Anum_batch_storage_id - 1]);
+	b->batch_num = DatumGetInt64(values[Anum_batch_batch_num - 1]);
+	b->first_block = DatumGetInt64(values[Anum_batch_first_block - 1]);
+	b->data_length = DatumGetInt64(values[Anum_batch_data_length - 1]);
+	b->raw_length = DatumGetInt64(values[Anum_batch_raw_length - 1]);
+	b->row_count = DatumGetInt64(values[Anum_batch_row_count - 1]);
+	b->first_row_number = DatumGetInt64(values[Anum_batch_first_row_number - 1]);
+	b->last_row_number = DatumGetInt64(values[Anum_batch_last_row_number - 1]);
+	b->column_count = DatumGetInt32(values[Anum_batch_column_count - 1]);
+	b->codec = DatumGetInt16(values[Anum_batch_codec - 1]);
+	b->checksum = (uint32) DatumGetInt32(values[Anum_batch_checksum - 1]);
+	b->written_by_me =
+		TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetXmin(tuple->t_data));
+
+	b->runs = meta_row_runs_values(values[Anum_batch_row_runs - 1], &b->nruns);
+	if (b->runs == NULL)
+		meta_corrupted("batch", b->storage_id, "malformed row_runs");
+	b->cids = meta_cid_runs_values(values[Anum_batch_command_ids - 1], &b->ncids);
+	if (b->cids == NULL)
+		meta_corrupted("batch", b->storage_id, "malformed command_ids");
+	return b;
+}
+
+static int
+batch_cmp(const ListCell *a, const ListCell *b)
+{
+	uint64		x = ((BatchMeta *) lfirst(a))->batch_num;
+	uint64		y = ((BatchMeta *) lfirst(b))->batch_num;
+
+	return (x > y) - (x < y);
+}
+
+List *
+batch_meta_list(uint64 storage_id, Snapshot snapshot)
+{
+	Relation	rel = meta_table_open("batch", AccessShareLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	List	   *batches = NIL;
+
+	meta_storage_key(&key, Anum_batch_storage_id, storage_id);
+	scan = systable_beginscan(rel, meta_table_relid("batch_pkey"), true,
+							  meta_snapshot_for(snapshot), 1, &key);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+		batches = lappend(batches, batch_from_tuple(tuple, RelationGetDescr(rel)));
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+
+	list_sort(batches, batch_cmp);
+	return batches;
+}
+
+void
+batch_meta_insert(const BatchMeta *b)
+{
+	Datum		values[Natts_batch];
+	bool		nulls[Natts_batch] = {0};
+	Relation	rel;
+	HeapTuple	tuple;
+
+	values[Anum_batch_storage_id - 1] = Int64GetDatum(b->storage_id);
+	values[Anum_batch_batch_num - 1] = Int64GetDatum(b->batch_num);
+	values[Anum_batch_first_block - 1] = Int64GetDatum(b->first_block);
+	values[Anum_batch_data_length - 1] = Int64GetDatum(b->data_length);
+	values[Anum_batch_raw_length - 1] = Int64GetDatum(b->raw_length);
+	values[Anum_batch_row_count - 1] = Int64GetDatum(b->row_count);
+	values[Anum_batch_first_row_number - 1] = Int64GetDatum(b->first_row_number);
+	values[Anum_batch_last_row_number - 1] = Int64GetDatum(b->last_row_number);
+	values[Anum_batch_row_runs - 1] = PointerGetDatum(meta_row_runs_array(b->runs, b->nruns));
+	values[Anum_batch_command_ids - 1] = PointerGetDatum(meta_cid_runs_array(b->cids, b->ncids));
+	values[Anum_batch_column_count - 1] = Int32GetDatum(b->column_count);
+	values[Anum_batch_codec - 1] = Int16GetDatum(b->codec);
+	values[Anum_batch_checksum - 1] = Int32GetDatum((int32) b->checksum);
+
+	rel = meta_table_open("batch", RowExclusiveLock);
+	tuple = heap_form_tuple(RelationGetDescr(rel), values, nulls);
+	CatalogTupleInsert(rel, tuple);
+	heap_freetuple(tuple);
+	table_close(rel, RowExclusiveLock);
+}
+
+void
+batch_meta_delete_storage(uint64 storage_id)
+{
+	meta_delete_rows("batch", "batch_pkey", storage_id, -1);
+	CommandCounterIncrement();
+}
+
+uint64
+batch_visible_rows(const BatchMeta *b, Snapshot snapshot)
+{
+	return row_runs_visible(b->cids, b->ncids, b->row_count, b->written_by_me,
+							snapshot);
+}

@@ -1,0 +1,47 @@
+/*-------------------------------------------------------------------------
+ *
+ * batch_meta.h
+ *	  rowcompress metadata: one row per batch in table engine.batch.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef STORAGE_ENGINE_BATCH_META_H
+#define STORAGE_ENGINE_BATCH_META_H
+
+#include "nodes/pg_list.h"
+#include "utils/snapshot.h"
+
+#include "format/row_runs.h"
+
+typedef struct BatchMeta
+{
+	uint64		storage_id;
+	uint64		batch_num;
+	uint64		first_block;
+	uint64		data_length;	/* stored (compressed) bytes */
+	uint64		raw_length;		/* bytes after decompression */
+	uint64		row_count;
+	uint64		first_row_number;
+	uint64		last_row_number;
+	int			nruns;
+	RowRun	   *runs;
+	int			ncids;
+	CidRun	   *cids;
+	int			column_count;	/* attributes of the rows */
+	int16		codec;
+	uint32		checksum;		/* CRC-32C of the stored bytes */
+	bool		written_by_me;	/* by the current transaction */
+} BatchMeta;
+
+/* The batches of a storage that snapshot sees, ordered by batch number. */
+extern List *batch_meta_list(uint64 storage_id, Snapshot snapshot);
+
+extern void batch_meta_insert(const BatchMeta *batch);
+
+/* Removes every metadata row of a storage (DROP, TRUNCATE). */
+extern void batch_meta_delete_storage(uint64 storage_id);
+
+/* Rows of the batch the given snapshot may see (a prefix of the batch). */
+extern uint64 batch_visible_rows(const BatchMeta *batch, Snapshot snapshot);
+
+#endif							/* STORAGE_ENGINE_BATCH_META_H */

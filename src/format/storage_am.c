@@ -1,0 +1,223 @@
+/*-------------------------------------------------------------------------
+ *
+ * storage_am.c
+ *	  Storage lifecycle and table-AM glue shared by colcompress and
+ *	  rowcompress (see storage_am.h).
+ *
+ *	  New storage (CREATE, TRUNCATE, rewrites) starts with no blocks: the
+ *	  metapage, and with it a fresh storage id, appears on first write.
+ *	  When storage is replaced or dropped, the metadata rows of the old
+ *	  storage id are deleted in the same transaction, so a rollback
+ *	  restores both.  UNLOGGED relations get an empty init fork; after a
+ *	  crash the main fork is reset to it, and the next write creates a new
+ *	  storage id that no leftover metadata row matches.
+ *
+ *	  The data holds no transaction ids (visibility lives in the metadata
+ *	  rows, which VACUUM of those tables takes care of), so VACUUM can
+ *	  always advance relfrozenxid to the oldest xmin still running.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "access/multixact.h"
+#include "access/xact.h"
+#include "catalog/pg_publication.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "storage/procarray.h"
+#include "storage/smgr.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+#include "utils/timestamp.h"
+
+#include "format/pending_writes.h"
+#include "format/storage.h"
+#include "format/storage_am.h"
+
+void
+storage_am_unsupported(const StorageAm *am, const char *what, const char *hint)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("%s tables do not support %s yet", am->name, what),
+			 errhint("%s", hint)));
+}
+
+void
+storage_am_refuse_if_published(const StorageAm *am, Relation rel)
+{
+	PublicationDesc pubdesc;
+
+	RelationBuildPublicationDesc(rel, &pubdesc);
+	if (pubdesc.pubactions.pubinsert)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot write to %s table \"%s\": it is in a publication",
+						am->name, RelationGetRelationName(rel)),
+				 errdetail("Logical decoding of %s tables is not supported.",
+						   am->name),
+				 errhint("Remove the table from the publication, or use a heap table.")));
+}
+
+/* Deletes the metadata of rel's current storage, if it has any. */
+static void
+forget_storage(const StorageAm *am, Relation rel)
+{
+	StorageMeta meta;
+
+	if (!smgrexists(RelationGetSmgr(rel), MAIN_FORKNUM))
+		return;
+	if (storage_read_meta(rel, &meta))
+		am->delete_metadata(meta.storage_id);
+}
+
+void
+storage_am_set_new_storage(const StorageAm *am, Relation rel,
+						   const CompatRelFileLocator *newlocator,
+						   char persistence, TransactionId *freezeXid,
+						   MultiXactId *minmulti)
+{
+	SMgrRelation srel;
+
+	/* replacing existing storage (TRUNCATE, rewrite): drop its metadata */
+	if (!CompatRelFileLocatorEquals(*newlocator, RelationPhysicalId(rel)))
+	{
+		pending_forget(RelationGetRelid(rel));
+		forget_storage(am, rel);
+	}
+
+	*freezeXid = RecentXmin;
+	*minmulti = GetOldestMultiXactId();
+	srel = RelationCreateStorage(*newlocator, persistence, true);
+	if (persistence == RELPERSISTENCE_UNLOGGED)
+		compat_create_init_fork(srel, newlocator);
+	smgrclose(srel);
+}
+
+void
+storage_am_nontransactional_truncate(const StorageAm *am, Relation rel)
+{
+	pending_forget(RelationGetRelid(rel));
+	forget_storage(am, rel);
+	RelationTruncate(rel, 0);
+}
+
+void
+storage_am_copy_data(Relation rel, const CompatRelFileLocator *newlocator)
+{
+	SMgrRelation dstrel;
+	ForkNumber	fork;
+
+	/* the storage id travels with the metapage: metadata stays valid */
+	FlushRelationBuffers(rel);
+	dstrel = RelationCreateStorage(*newlocator, rel->rd_rel->relpersistence, true);
+	RelationCopyStorage(RelationGetSmgr(rel), dstrel, MAIN_FORKNUM,
+						rel->rd_rel->relpersistence);
+	for (fork = MAIN_FORKNUM + 1; fork <= MAX_FORKNUM; fork++)
+	{
+		if (smgrexists(RelationGetSmgr(rel), fork))
+		{
+			smgrcreate(dstrel, fork, false);
+			if (RelationIsPermanent(rel) ||
+				(rel->rd_rel->relpersistence == RELPERSISTENCE_UNLOGGED &&
+				 fork == INIT_FORKNUM))
+				log_smgrcreate(newlocator, fork);
+			RelationCopyStorage(RelationGetSmgr(rel), dstrel, fork,
+								rel->rd_rel->relpersistence);
+		}
+	}
+	RelationDropStorage(rel);
+	smgrclose(dstrel);
+}
+
+/*
+ * VACUUM FULL and CLUSTER: rewrite every visible row into the new storage.
+ * The old storage's metadata goes when the old files are dropped.
+ */
+void
+storage_am_copy_for_cluster(const StorageAm *am, Relation OldTable,
+							Relation NewTable, Relation OldIndex,
+							bool use_sort, TransactionId OldestXmin,
+							TransactionId *xid_cutoff,
+							MultiXactId *multi_cutoff, double *num_tuples,
+							double *tups_vacuumed, double *tups_recently_dead)
+{
+	TupleTableSlot *slot;
+	TableScanDesc scan;
+	void	   *writer;
+	CommandId	cid = GetCurrentCommandId(true);
+
+	if (OldIndex != NULL || use_sort)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("CLUSTER is not supported on %s table \"%s\"",
+						am->name, RelationGetRelationName(OldTable)),
+				 errhint("%s", am->cluster_hint)));
+
+	*num_tuples = 0;
+	*tups_vacuumed = 0;
+	*tups_recently_dead = 0;
+	*xid_cutoff = RecentXmin;
+	*multi_cutoff = GetOldestMultiXactId();
+
+	slot = table_slot_create(OldTable, NULL);
+	scan = table_beginscan(OldTable, GetActiveSnapshot(), 0, NULL);
+	writer = pending_writer(NewTable, am->writer_ops);
+	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
+	{
+		CHECK_FOR_INTERRUPTS();
+		am->insert(writer, NewTable, slot, cid);
+		*num_tuples += 1;
+	}
+	table_endscan(scan);
+	ExecDropSingleTupleTableSlot(slot);
+	am->writer_ops->flush(writer, NewTable);
+}
+
+void
+storage_am_vacuum(const StorageAm *am, Relation rel,
+				  struct VacuumParams *params, BufferAccessStrategy bstrategy)
+{
+	BlockNumber pages = RelationGetNumberOfBlocks(rel);
+	double		tuples = (double) am->count_rows(rel, GetActiveSnapshot());
+	List	   *indexes = RelationGetIndexList(rel);
+
+	compat_vac_update_relstats(rel, pages, tuples, 0, indexes != NIL,
+							   GetOldestNonRemovableTransactionId(rel),
+							   GetOldestMultiXactId());
+	compat_pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared,
+								(PgStat_Counter) tuples, 0);
+}
+
+void
+storage_am_estimate_size(const StorageAm *am, Relation rel,
+						 int32 *attr_widths, BlockNumber *pages,
+						 double *tuples, double *allvisfrac)
+{
+	Snapshot	snapshot = RegisterSnapshot(GetLatestSnapshot());
+
+	*pages = RelationGetNumberOfBlocks(rel);
+	*tuples = (double) am->count_rows(rel, snapshot);
+	*allvisfrac = 0;
+	UnregisterSnapshot(snapshot);
+}
+
+void
+storage_am_relation_dropped(const StorageAm *am, Relation rel)
+{
+	pending_forget(RelationGetRelid(rel));
+	forget_storage(am, rel);
+}
+
+void
+storage_am_analyze_units(BlockNumber block, BlockNumber nblocks, int64 nunits,
+						 int64 *first, int64 *end)
+{
+	*first = *end = 0;
+	if (nblocks == 0 || nunits == 0)
+		return;
+	*first = (int64) ((double) block * nunits / nblocks);
+	*end = (int64) ((double) (block + 1) * nunits / nblocks);
+	*end = Min(*end, nunits);
+}

@@ -1,0 +1,83 @@
+/*-------------------------------------------------------------------------
+ *
+ * row_ddl.c
+ *	  Storage lifecycle of rowcompress relations: the rowcompress record
+ *	  of the lifecycle shared with colcompress (format/storage_am.c), and
+ *	  the table-AM callbacks that forward to it.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "catalog/batch_meta.h"
+#include "format/storage_am.h"
+#include "rowstore/row_ddl.h"
+#include "rowstore/row_scan.h"
+#include "rowstore/row_tableam.h"
+#include "rowstore/row_writer.h"
+
+static void
+insert_row(void *writer, Relation rel, TupleTableSlot *slot, CommandId cid)
+{
+	row_writer_insert(writer, rel, slot, cid);
+}
+
+const StorageAm rowcompress_storage_am = {
+	.name = "rowcompress",
+	.is_am = is_rowcompress,
+	.metadata_table = "batch",
+	.writer_ops = &row_writer_ops,
+	.insert = insert_row,
+	.delete_metadata = batch_meta_delete_storage,
+	.count_rows = row_count_rows,
+	.cluster_hint = "Use VACUUM FULL, or rewrite the table with INSERT ... SELECT ... ORDER BY.",
+};
+
+void
+row_set_new_storage(Relation rel, const CompatRelFileLocator *newlocator,
+					char persistence, TransactionId *freezeXid,
+					MultiXactId *minmulti)
+{
+	storage_am_set_new_storage(&rowcompress_storage_am, rel, newlocator,
+							   persistence, freezeXid, minmulti);
+}
+
+void
+row_nontransactional_truncate(Relation rel)
+{
+	storage_am_nontransactional_truncate(&rowcompress_storage_am, rel);
+}
+
+void
+row_copy_data(Relation rel, const CompatRelFileLocator *newlocator)
+{
+	storage_am_copy_data(rel, newlocator);
+}
+
+void
+row_copy_for_cluster(Relation OldTable, Relation NewTable, Relation OldIndex,
+					 bool use_sort, TransactionId OldestXmin,
+					 TransactionId *xid_cutoff, MultiXactId *multi_cutoff,
+					 double *num_tuples, double *tups_vacuumed,
+					 double *tups_recently_dead)
+{
+	storage_am_copy_for_cluster(&rowcompress_storage_am, OldTable, NewTable,
+								OldIndex, use_sort, OldestXmin, xid_cutoff,
+								multi_cutoff, num_tuples, tups_vacuumed,
+								tups_recently_dead);
+}
+
+void
+row_vacuum(Relation rel, struct VacuumParams *params,
+		   BufferAccessStrategy bstrategy)
+{
+	storage_am_vacuum(&rowcompress_storage_am, rel, params, bstrategy);
+}
+
+void
+row_estimate_size(Relation rel, int32 *attr_widths, BlockNumber *pages,
+				  double *tuples, double *allvisfrac)
+{
+	storage_am_estimate_size(&rowcompress_storage_am, rel, attr_widths, pages,
+							 tuples, allvisfrac);
+}

@@ -1,0 +1,389 @@
+/*-------------------------------------------------------------------------
+ *
+ * row_reader.c
+ *	  Reads a rowcompress relation batch by batch.
+ *
+ *	  The batch list is read once, at the start, with the scan's snapshot
+ *	  (plus this transaction's own batches, see meta_snapshot_for); every
+ *	  participant of a parallel scan builds the same list from the same
+ *	  snapshot and claims batches from a shared counter.
+ *
+ *	  Every stored byte is checked before use: the batch's lengths against
+ *	  each other and what a batch can hold, a CRC-32C of the stored bytes,
+ *	  the codec id, the decompressed length, then every row of the batch
+ *	  against the column layout it will be deformed with (row_batch_check).
+ *	  Damage raises ERRCODE_DATA_CORRUPTED naming the table and batch.
+ *	  Rows are handed to PostgreSQL as MinimalTuples pointing into the
+ *	  decompressed batch; PostgreSQL deforms only the columns it needs.
+ *
+ *	  Memory: batch_cxt holds one batch (compressed while it is read,
+ *	  then decompressed) and is reset when the reader moves to another.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "access/htup_details.h"
+#include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "port/pg_crc32c.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "codec/codec.h"
+#include "format/row_number.h"
+#include "format/storage.h"
+#include "rowstore/row_reader.h"
+
+static void
+batch_corrupted(RowReader *r, const BatchMeta *b, const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("data of table \"%s\" is damaged",
+					RelationGetRelationName(r->rel)),
+			 errdetail("Batch " UINT64_FORMAT ": %s.", b->batch_num, what),
+			 errhint("Check the table with engine.rowcompress_verify() and restore it from a backup.")));
+}
+
+static void
+set_desc(RowReader *r, TupleDesc desc)
+{
+	MemoryContext old = MemoryContextSwitchTo(r->cxt);
+
+	r->desc = desc;
+	if (r->attrs != NULL)
+		pfree(r->attrs);
+	r->attrs = palloc(sizeof(RowBatchAttr) * Max(desc->natts, 1));
+	row_batch_attrs(desc, r->attrs);
+	MemoryContextSwitchTo(old);
+}
+
+RowReader *
+row_reader_begin(Relation rel, Snapshot snapshot,
+				 RowParallelScanDescData *parallel)
+{
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
+											  "rowcompress reader",
+											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	RowReader  *r = palloc0(sizeof(RowReader));
+	StorageMeta meta;
+
+	r->cxt = cxt;
+	r->rel = rel;
+	r->snapshot = snapshot;
+	r->parallel = parallel;
+	/* as heap: a ring of buffers only for tables large for shared buffers */
+	if (RelationGetNumberOfBlocks(rel) > (BlockNumber) (NBuffers / 4))
+		r->strategy = GetAccessStrategy(BAS_BULKREAD);
+	r->batch_cxt = AllocSetContextCreate(cxt, "rowcompress batch",
+										 ALLOCSET_DEFAULT_SIZES);
+	set_desc(r, RelationGetDescr(rel));
+	if (storage_read_meta(rel, &meta))
+		r->batches = batch_meta_list(meta.storage_id, snapshot);
+	r->nbatches = list_length(r->batches);
+	r->batch_index = -1;
+	r->position = -1;
+	MemoryContextSwitchTo(old);
+	return r;
+}
+
+void
+row_reader_end(RowReader *r)
+{
+	if (r->strategy != NULL)
+		FreeAccessStrategy(r->strategy);
+	MemoryContextDelete(r->cxt);
+}
+
+void
+row_reader_use_desc(RowReader *r, TupleDesc desc)
+{
+	int			loaded = r->batch_index;
+
+	set_desc(r, desc);
+	/* the loaded batch was checked against the other layout */
+	if (loaded >= 0)
+	{
+		r->batch_index = -1;
+		row_reader_load_batch(r, loaded);
+	}
+}
+
+uint64
+row_reader_total_rows(RowReader *r)
+{
+	uint64		total = 0;
+	ListCell   *lc;
+
+	foreach(lc, r->batches)
+		total += batch_visible_rows(lfirst(lc), r->snapshot);
+	return total;
+}
+
+void
+row_reader_load_batch(RowReader *r, int index)
+{
+	BatchMeta  *b = list_nth(r->batches, index);
+	MemoryContext old;
+	const Codec *codec;
+	char	   *stored;
+	char		context[64];
+	pg_crc32c	crc;
+	const char *problem;
+	uint64		idx;
+	int			run;
+
+	if (r->batch_index == index)
+		return;
+	MemoryContextReset(r->batch_cxt);
+	r->batch_index = -1;
+	r->batch = NULL;
+	r->nrows = 0;
+	old = MemoryContextSwitchTo(r->batch_cxt);
+
+	/* what the metadata says must be possible before anything is allocated */
+	codec = codec_by_id(b->codec);
+	if (codec == NULL)
+		batch_corrupted(r, b, "unknown codec");
+	if (!codec->available)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("table \"%s\" has data compressed with %s, which this build of storage_engine does not support",
+						RelationGetRelationName(r->rel), codec->name),
+				 errhint("Rebuild storage_engine with the %s library.", codec->name)));
+	if (b->raw_length < ROW_BATCH_HEADER_SIZE || b->raw_length > MaxAllocSize)
+		batch_corrupted(r, b, "impossible uncompressed length");
+	if (b->data_length > MaxAllocSize)
+		batch_corrupted(r, b, "impossible stored length");
+	if (codec->id == CODEC_NONE && b->data_length != b->raw_length)
+		batch_corrupted(r, b, "stored and uncompressed lengths differ");
+	if (b->row_count == 0 ||
+		b->row_count > (b->raw_length - ROW_BATCH_HEADER_SIZE) / ROW_BATCH_MIN_ROW_SIZE)
+		batch_corrupted(r, b, "impossible row count");
+	if (b->column_count < 0 || b->column_count > r->desc->natts)
+		batch_corrupted(r, b, "more columns than the table has");
+
+	snprintf(context, sizeof(context), "Batch " UINT64_FORMAT, b->batch_num);
+	stored = palloc(Max(b->data_length, 1));
+	storage_read_stream(r->rel, b->first_block, 0, stored, b->data_length,
+						r->strategy, context);
+	INIT_CRC32C(crc);
+	COMP_CRC32C(crc, stored, b->data_length);
+	FIN_CRC32C(crc);
+	if (crc != b->checksum)
+		batch_corrupted(r, b, "checksum mismatch");
+
+	CHECK_FOR_INTERRUPTS();
+	if (codec->id == CODEC_NONE)
+		r->raw = stored;
+	else
+	{
+		r->raw = palloc(b->raw_length);
+		if (!codec->decompress(stored, (int32) b->data_length, r->raw,
+							   (int32) b->raw_length))
+			batch_corrupted(r, b, "compressed data cannot be decompressed");
+		pfree(stored);
+	}
+
+	CHECK_FOR_INTERRUPTS();
+	r->row_offsets = palloc(sizeof(uint32) * b->row_count);
+	problem = row_batch_check(r->raw, b->raw_length, r->attrs, r->desc->natts,
+							  (uint32) b->row_count, r->row_offsets);
+	if (problem != NULL)
+		batch_corrupted(r, b, problem);
+
+	/* row numbers: the batch's runs, in row order */
+	r->rownums = palloc(sizeof(uint64) * b->row_count);
+	idx = 0;
+	for (run = 0; run < b->nruns; run++)
+	{
+		uint64		k;
+
+		if (b->runs[run].count > b->row_count - idx)
+			batch_corrupted(r, b, "row runs cover more rows than the batch has");
+		for (k = 0; k < b->runs[run].count; k++)
+			r->rownums[idx++] = b->runs[run].first + k;
+	}
+	if (idx != b->row_count)
+		batch_corrupted(r, b, "row runs cover fewer rows than the batch has");
+
+	r->batch = b;
+	r->batch_index = index;
+	r->nrows = (uint32) batch_visible_rows(b, r->snapshot);
+	MemoryContextSwitchTo(old);
+}
+
+static int
+claim_batch(RowReader *r)
+{
+	uint64		next = pg_atomic_fetch_add_u64(&r->parallel->next_batch, 1);
+
+	return next < (uint64) r->nbatches ? (int) next : -1;
+}
+
+bool
+row_reader_next_batch(RowReader *r, bool forward)
+{
+	int			next = r->position;
+
+	for (;;)
+	{
+		if (r->parallel != NULL)
+		{
+			next = claim_batch(r);
+			if (next < 0)
+				return false;
+		}
+		else if (forward)
+		{
+			if (++next >= r->nbatches)
+				return false;
+		}
+		else
+		{
+			/* from before the first batch, backward starts at the last */
+			next = next < 0 ? r->nbatches - 1 : next - 1;
+			if (next < 0)
+				return false;
+		}
+
+		/* a batch none of whose rows are visible is not even read */
+		if (batch_visible_rows(list_nth(r->batches, next), r->snapshot) == 0)
+			continue;
+		row_reader_load_batch(r, next);
+		r->position = next;
+		return true;
+	}
+}
+
+void
+row_reader_reset(RowReader *r)
+{
+	r->position = -1;
+	r->batch_index = -1;
+	r->batch = NULL;
+	r->nrows = 0;
+	MemoryContextReset(r->batch_cxt);
+}
+
+void
+row_reader_store_row(RowReader *r, uint32 i, TupleTableSlot *slot)
+{
+	uint32		offset = r->row_offsets[i];
+	MinimalTuple tup = (MinimalTuple) (r->raw + ROW_BATCH_OFFSET(offset));
+
+	if (offset & ROW_BATCH_SLOW_ROW)
+	{
+		HeapTupleData htup;
+
+		/*
+		 * The row has a NULL where the slot's descriptor promises NOT NULL
+		 * (ALTER TABLE checking a new constraint reads such rows, and
+		 * raises its own error): deform it here, following the null
+		 * bitmap, so that no deformer trusting the promise reads it.
+		 */
+		ExecClearTuple(slot);
+		htup.t_len = tup->t_len + MINIMAL_TUPLE_OFFSET;
+		htup.t_data = (HeapTupleHeader) ((char *) tup - MINIMAL_TUPLE_OFFSET);
+		ItemPointerSetInvalid(&htup.t_self);
+		htup.t_tableOid = RelationGetRelid(r->rel);
+		heap_deform_tuple(&htup, slot->tts_tupleDescriptor, slot->tts_values,
+						  slot->tts_isnull);
+		ExecStoreVirtualTuple(slot);
+	}
+	else if (TTS_IS_MINIMALTUPLE(slot))
+		ExecStoreMinimalTuple(tup, slot, false);
+	else
+		ExecForceStoreMinimalTuple(tup, slot, false);
+	row_number_to_tid(r->rownums[i], &slot->tts_tid);
+	slot->tts_tableOid = RelationGetRelid(r->rel);
+}
+
+/* The lookup structure of row_fetch, built on first use. */
+static void
+build_row_index(RowReader *r)
+{
+	MemoryContext old = MemoryContextSwitchTo(r->cxt);
+	int			n = r->nbatches;
+	int			i;
+	int			j;
+
+	r->by_first = palloc(sizeof(int) * Max(n, 1));
+	r->max_last = palloc(sizeof(uint64) * Max(n, 1));
+	for (i = 0; i < n; i++)
+		r->by_first[i] = i;
+	/* insertion sort: batches are nearly in row-number order already */
+	for (i = 1; i < n; i++)
+	{
+		int			x = r->by_first[i];
+		uint64		key = ((BatchMeta *) list_nth(r->batches, x))->first_row_number;
+
+		for (j = i - 1; j >= 0 &&
+			 ((BatchMeta *) list_nth(r->batches, r->by_first[j]))->first_row_number > key; j--)
+			r->by_first[j + 1] = r->by_first[j];
+		r->by_first[j + 1] = x;
+	}
+	for (i = 0; i < n; i++)
+	{
+		uint64		last = ((BatchMeta *) list_nth(r->batches, r->by_first[i]))->last_row_number;
+
+		r->max_last[i] = i == 0 ? last : Max(last, r->max_last[i - 1]);
+	}
+	MemoryContextSwitchTo(old);
+}
+
+/* Index (into batches) of the batch holding rownum, or -1; *pos its row. */
+static int
+find_batch(RowReader *r, uint64 rownum, uint64 *pos)
+{
+	int			lo = 0;
+	int			hi = r->nbatches;
+	int			i;
+
+	if (r->by_first == NULL)
+		build_row_index(r);
+	/* the last batch whose first row number is <= rownum */
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+
+		if (((BatchMeta *) list_nth(r->batches, r->by_first[mid]))->first_row_number <= rownum)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* walk back over batches whose ranges may still reach rownum */
+	for (i = lo - 1; i >= 0 && r->max_last[i] >= rownum; i--)
+	{
+		BatchMeta  *b = list_nth(r->batches, r->by_first[i]);
+
+		if (rownum <= b->last_row_number &&
+			row_runs_find(b->runs, b->nruns, rownum, pos))
+			return r->by_first[i];
+	}
+	return -1;
+}
+
+bool
+row_fetch(RowReader *r, uint64 rownum, TupleTableSlot *slot)
+{
+	uint64		pos;
+	int			index;
+
+	if (r->batch != NULL &&
+		rownum >= r->batch->first_row_number &&
+		rownum <= r->batch->last_row_number &&
+		row_runs_find(r->batch->runs, r->batch->nruns, rownum, &pos))
+		index = r->batch_index;
+	else
+		index = find_batch(r, rownum, &pos);
+	if (index < 0)
+		return false;
+	row_reader_load_batch(r, index);
+	if (pos >= r->nrows)
+		return false;
+	row_reader_store_row(r, (uint32) pos, slot);
+	return true;
+}

@@ -1,0 +1,94 @@
+/*-------------------------------------------------------------------------
+ *
+ * row_reader.h
+ *	  Reading a rowcompress relation one batch at a time, and fetching
+ *	  single rows by row number.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef STORAGE_ENGINE_ROW_READER_H
+#define STORAGE_ENGINE_ROW_READER_H
+
+#include "access/relscan.h"
+#include "executor/tuptable.h"
+#include "port/atomics.h"
+#include "utils/relcache.h"
+#include "utils/snapshot.h"
+
+#include "catalog/batch_meta.h"
+#include "rowstore/row_batch.h"
+
+/* Shared state of a parallel scan: participants claim batches in turn. */
+typedef struct RowParallelScanDescData
+{
+	ParallelTableScanDescData base;
+	pg_atomic_uint64 next_batch;
+} RowParallelScanDescData;
+
+typedef struct RowReader
+{
+	Relation	rel;
+	TupleDesc	desc;			/* how the rows are deformed */
+	RowBatchAttr *attrs;		/* desc's column layout */
+	Snapshot	snapshot;
+	RowParallelScanDescData *parallel;
+	BufferAccessStrategy strategy;
+
+	List	   *batches;		/* BatchMeta *, in batch order */
+	int			nbatches;
+	int			position;		/* batch the scan is in; -1 before the first */
+
+	/* the batch loaded (index into batches; -1 for none) */
+	int			batch_index;
+	BatchMeta  *batch;
+	char	   *raw;			/* decompressed and checked */
+	uint32	   *row_offsets;	/* [row_count] MinimalTuple of each row */
+	uint64	   *rownums;		/* [row_count] row number of each row */
+	uint32		nrows;			/* rows visible to the snapshot */
+
+	/* row_fetch: batch indexes ordered by first row number */
+	int		   *by_first;
+	uint64	   *max_last;		/* [i]: largest last row number in by_first[0..i] */
+
+	MemoryContext batch_cxt;	/* the loaded batch; reset when moving on */
+	MemoryContext cxt;			/* the reader's own allocations */
+} RowReader;
+
+extern RowReader *row_reader_begin(Relation rel, Snapshot snapshot,
+								   RowParallelScanDescData *parallel);
+extern void row_reader_end(RowReader *reader);
+
+/*
+ * Deform rows with desc instead of the relation's descriptor.  ALTER
+ * COLUMN TYPE reads the old rows after the catalog already has the new
+ * types; it passes the old descriptor in its slot.
+ */
+extern void row_reader_use_desc(RowReader *reader, TupleDesc desc);
+
+/*
+ * Loads the next (forward) or previous (backward) batch with visible
+ * rows; false when there is none.  In a parallel scan only forward works,
+ * over the batches this participant claims.
+ */
+extern bool row_reader_next_batch(RowReader *reader, bool forward);
+
+/* Loads batch index (into the list); every byte is checked. */
+extern void row_reader_load_batch(RowReader *reader, int index);
+
+/* Back to before the first batch (or after the last, going backward). */
+extern void row_reader_reset(RowReader *reader);
+
+/* Stores row i of the loaded batch in slot, with its TID. */
+extern void row_reader_store_row(RowReader *reader, uint32 i,
+								 TupleTableSlot *slot);
+
+/*
+ * Stores the row with row number rownum in slot if the reader's snapshot
+ * sees it; false otherwise.  The batch holding the row is decoded once and
+ * kept, so further rows of the same batch cost no decoding.
+ */
+extern bool row_fetch(RowReader *reader, uint64 rownum, TupleTableSlot *slot);
+
+extern uint64 row_reader_total_rows(RowReader *reader);
+
+#endif							/* STORAGE_ENGINE_ROW_READER_H */

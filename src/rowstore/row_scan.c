@@ -1,0 +1,197 @@
+/*-------------------------------------------------------------------------
+ *
+ * row_scan.c
+ *	  Table-AM scans of rowcompress relations: sequential (both
+ *	  directions, for scrollable cursors), parallel (participants claim
+ *	  whole batches) and ANALYZE's row sample.  Rows are handed out one at
+ *	  a time from the reader's current batch.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "access/parallel.h"
+#include "access/tableam.h"
+#include "executor/tuptable.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+#include "format/pending_writes.h"
+#include "format/storage.h"
+#include "format/storage_am.h"
+#include "rowstore/row_reader.h"
+#include "rowstore/row_scan.h"
+
+typedef struct RowScanDescData
+{
+	TableScanDescData base;
+	RowReader  *reader;
+	int64		pos;			/* row of the batch last returned */
+	bool		have_batch;
+	/* ANALYZE: the batches the sampled block stands for, [next, end) */
+	int64		analyze_next_batch;
+	int64		analyze_end_batch;
+} RowScanDescData;
+
+typedef RowScanDescData *RowScanDesc;
+
+TableScanDesc
+row_scan_begin(Relation rel, Snapshot snapshot, int nkeys,
+			   struct ScanKeyData *key, ParallelTableScanDesc pscan,
+			   uint32 flags)
+{
+	RowScanDesc scan = palloc0(sizeof(RowScanDescData));
+
+	/* this transaction's buffered rows must be in storage to be read */
+	if (!IsParallelWorker())
+		pending_flush_for_read(rel);
+
+	scan->base.rs_rd = rel;
+	scan->base.rs_snapshot = snapshot;
+	scan->base.rs_nkeys = nkeys;
+	scan->base.rs_key = key;
+	scan->base.rs_flags = flags;
+	scan->base.rs_parallel = pscan;
+	scan->reader = row_reader_begin(rel, snapshot,
+									(RowParallelScanDescData *) pscan);
+	return &scan->base;
+}
+
+void
+row_scan_end(TableScanDesc sscan)
+{
+	RowScanDesc scan = (RowScanDesc) sscan;
+
+	row_reader_end(scan->reader);
+	if (scan->base.rs_flags & SO_TEMP_SNAPSHOT)
+		UnregisterSnapshot(scan->base.rs_snapshot);
+	pfree(scan);
+}
+
+void
+row_scan_rescan(TableScanDesc sscan, struct ScanKeyData *key, bool set_params,
+				bool allow_strat, bool allow_sync, bool allow_pagemode)
+{
+	RowScanDesc scan = (RowScanDesc) sscan;
+
+	row_reader_reset(scan->reader);
+	scan->have_batch = false;
+}
+
+bool
+row_scan_getnextslot(TableScanDesc sscan, ScanDirection direction,
+					 TupleTableSlot *slot)
+{
+	RowScanDesc scan = (RowScanDesc) sscan;
+	RowReader  *r = scan->reader;
+	bool		forward = !ScanDirectionIsBackward(direction);
+
+	if (r->desc != slot->tts_tupleDescriptor)
+		row_reader_use_desc(r, slot->tts_tupleDescriptor);
+	for (;;)
+	{
+		if (scan->have_batch)
+		{
+			int64		next = scan->pos + (forward ? 1 : -1);
+
+			if (next >= 0 && next < (int64) r->nrows)
+			{
+				scan->pos = next;
+				row_reader_store_row(r, (uint32) next, slot);
+				return true;
+			}
+		}
+		if (!row_reader_next_batch(r, forward))
+		{
+			/* stay past the end, so the opposite direction resumes */
+			if (scan->have_batch)
+				scan->pos = forward ? (int64) r->nrows : -1;
+			ExecClearTuple(slot);
+			return false;
+		}
+		scan->have_batch = true;
+		scan->pos = forward ? -1 : (int64) r->nrows;
+	}
+}
+
+Size
+row_parallelscan_estimate(Relation rel)
+{
+	return sizeof(RowParallelScanDescData);
+}
+
+Size
+row_parallelscan_initialize(Relation rel, ParallelTableScanDesc pscan)
+{
+	RowParallelScanDescData *p = (RowParallelScanDescData *) pscan;
+
+	p->base.phs_syncscan = false;
+	pg_atomic_init_u64(&p->next_batch, 0);
+	return sizeof(RowParallelScanDescData);
+}
+
+void
+row_parallelscan_reinitialize(Relation rel, ParallelTableScanDesc pscan)
+{
+	RowParallelScanDescData *p = (RowParallelScanDescData *) pscan;
+
+	pg_atomic_write_u64(&p->next_batch, 0);
+}
+
+/*
+ * ANALYZE: sampled block b stands for the batches at the same relative
+ * position (storage_am_analyze_units).
+ */
+bool
+row_scan_analyze_next_block(TableScanDesc sscan, COMPAT_ANALYZE_BLOCK_ARGS)
+{
+	RowScanDesc scan = (RowScanDesc) sscan;
+	BlockNumber block;
+
+	if (!compat_analyze_block(&block))
+		return false;
+	scan->have_batch = false;
+	storage_am_analyze_units(block, RelationGetNumberOfBlocks(sscan->rs_rd),
+							 scan->reader->nbatches,
+							 &scan->analyze_next_batch,
+							 &scan->analyze_end_batch);
+	return true;
+}
+
+bool
+row_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin,
+							double *liverows, double *deadrows,
+							TupleTableSlot *slot)
+{
+	RowScanDesc scan = (RowScanDesc) sscan;
+	RowReader  *r = scan->reader;
+
+	while (!scan->have_batch || scan->pos + 1 >= (int64) r->nrows)
+	{
+		if (scan->analyze_next_batch >= scan->analyze_end_batch)
+			return false;
+		row_reader_load_batch(r, (int) scan->analyze_next_batch++);
+		scan->have_batch = true;
+		scan->pos = -1;
+	}
+	scan->pos++;
+	row_reader_store_row(r, (uint32) scan->pos, slot);
+	*liverows += 1;
+	return true;
+}
+
+uint64
+row_count_rows(Relation rel, Snapshot snapshot)
+{
+	StorageMeta meta;
+	List	   *batches;
+	ListCell   *lc;
+	uint64		total = 0;
+
+	if (!storage_read_meta(rel, &meta))
+		return 0;
+	batches = batch_meta_list(meta.storage_id, snapshot);
+	foreach(lc, batches)
+		total += batch_visible_rows(lfirst(lc), snapshot);
+	return total;
+}

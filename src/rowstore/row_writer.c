@@ -1,0 +1,362 @@
+/*-------------------------------------------------------------------------
+ *
+ * row_writer.c
+ *	  Buffers inserted rows as one batch and writes it compressed.
+ *
+ *	  A writer belongs to one relation and one (sub)transaction
+ *	  (format/pending_writes.c keeps track of them).  Each row is
+ *	  serialized into the batch buffer (row_batch.c) when it is inserted,
+ *	  and gets its final row number, hence its TID, right then: the
+ *	  executor inserts index entries right after tuple_insert returns.
+ *
+ *	  A batch is written when it reaches batch_size rows or the byte
+ *	  budget, whichever comes first: compressed as one unit with the
+ *	  table's codec (stored raw when that does not make it smaller), into
+ *	  new pages of the relation (format/storage.c), then described by one
+ *	  engine.batch row (catalog/batch_meta.c).
+ *
+ *	  Memory: the writer's context holds one batch's serialized rows (at
+ *	  most the byte budget plus one row); each row is detoasted in a
+ *	  per-row context reset right after it is serialized; compression uses
+ *	  a context deleted at the end of the flush.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "access/detoast.h"
+#include "access/htup_details.h"
+#include "miscadmin.h"
+#include "port/pg_crc32c.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "catalog/batch_meta.h"
+#include "catalog/options.h"
+#include "codec/codec.h"
+#include "format/row_number.h"
+#include "format/row_runs.h"
+#include "format/storage.h"
+#include "rowstore/row_batch.h"
+#include "rowstore/row_writer.h"
+
+/* Byte budget of one batch's serialized rows. */
+#define WRITER_BYTE_LIMIT	((Size) 64 * 1024 * 1024)
+
+struct RowWriter
+{
+	MemoryContext cxt;			/* batch buffer and runs; reset per flush */
+	MemoryContext row_cxt;		/* one row's detoasted values */
+	TupleDesc	tupdesc;		/* as of the writer's creation */
+	RowcompressOptions opts;
+	StringInfoData buf;			/* the batch being built, in cxt */
+	uint32		nrows;
+	RowRunBuilder rows;			/* row numbers and command ids, in cxt */
+	Datum	   *values;			/* [natts] scratch */
+	bool	   *isnull;
+	RowBatchAttr *attrs;		/* tupdesc's column layout */
+};
+
+static void *
+ops_create(Relation rel, MemoryContext cxt)
+{
+	return row_writer_create(rel, cxt);
+}
+
+static void
+ops_flush(void *writer, Relation rel)
+{
+	row_writer_flush(writer, rel);
+}
+
+static uint64
+ops_pending_rows(const void *writer)
+{
+	return row_writer_pending_rows(writer);
+}
+
+static int
+ops_natts(const void *writer)
+{
+	return row_writer_natts(writer);
+}
+
+static void
+ops_free(void *writer)
+{
+	row_writer_free(writer);
+}
+
+const PendingWriterOps row_writer_ops = {
+	.am_name = "rowcompress",
+	.create = ops_create,
+	.flush = ops_flush,
+	.pending_rows = ops_pending_rows,
+	.natts = ops_natts,
+	.free = ops_free,
+};
+
+RowWriter *
+row_writer_for(Relation rel)
+{
+	return pending_writer(rel, &row_writer_ops);
+}
+
+RowWriter *
+row_writer_create(Relation rel, MemoryContext parent)
+{
+	RowWriter  *w = MemoryContextAllocZero(parent, sizeof(RowWriter));
+	MemoryContext old;
+	int			natts = RelationGetDescr(rel)->natts;
+
+	w->cxt = AllocSetContextCreate(parent, "rowcompress write buffer",
+								   ALLOCSET_DEFAULT_SIZES);
+	w->row_cxt = AllocSetContextCreate(parent, "rowcompress row",
+									   ALLOCSET_DEFAULT_SIZES);
+	/* outside w->cxt: these outlive every flush */
+	old = MemoryContextSwitchTo(parent);
+	w->tupdesc = CreateTupleDescCopy(RelationGetDescr(rel));
+	rowcompress_options_get(RelationGetRelid(rel), &w->opts);
+	if (w->opts.batch_size < 1)
+		w->opts.batch_size = 1;
+	w->values = palloc(sizeof(Datum) * Max(natts, 1));
+	w->isnull = palloc(sizeof(bool) * Max(natts, 1));
+	w->attrs = palloc(sizeof(RowBatchAttr) * Max(natts, 1));
+	row_batch_attrs(w->tupdesc, w->attrs);
+	MemoryContextSwitchTo(old);
+	row_runs_init(&w->rows, w->cxt, (uint64) w->opts.batch_size);
+	return w;
+}
+
+int
+row_writer_natts(const RowWriter *w)
+{
+	return w->tupdesc->natts;
+}
+
+uint64
+row_writer_pending_rows(const RowWriter *w)
+{
+	return w->nrows;
+}
+
+void
+row_writer_free(RowWriter *w)
+{
+	MemoryContextDelete(w->cxt);
+	MemoryContextDelete(w->row_cxt);
+	pfree(w->values);
+	pfree(w->isnull);
+	pfree(w->attrs);
+	FreeTupleDesc(w->tupdesc);
+	pfree(w);
+}
+
+static void
+reset_buffer(RowWriter *w)
+{
+	MemoryContextReset(w->cxt);
+	w->buf.data = NULL;
+	w->buf.len = w->buf.maxlen = 0;
+	w->nrows = 0;
+	row_runs_reset(&w->rows);
+}
+
+/* Starts the batch buffer, unless it is started. */
+static void
+begin_batch(RowWriter *w)
+{
+	MemoryContext old;
+
+	if (w->buf.data != NULL)
+		return;
+	old = MemoryContextSwitchTo(w->cxt);
+
+	initStringInfo(&w->buf);
+	row_batch_begin(&w->buf, w->tupdesc);
+	MemoryContextSwitchTo(old);
+}
+
+/* The row just appended gets its row number, hence the slot its TID. */
+static void
+add_row(RowWriter *w, Relation rel, TupleTableSlot *slot, CommandId cid)
+{
+	uint64		rownum = row_runs_add(&w->rows, rel, cid);
+
+	w->nrows++;
+	row_number_to_tid(rownum, &slot->tts_tid);
+	slot->tts_tableOid = RelationGetRelid(rel);
+}
+
+/*
+ * Appends the slot's MinimalTuple as is when it is already a row of the
+ * batch layout; false when it is not.  INSERT hands us minimal slots
+ * holding a tuple that heap_form_minimal_tuple built, or that was copied
+ * from a heap tuple: our row layout, unless it holds TOAST pointers or
+ * compressed values or belongs to another column layout.  A heap tuple's
+ * copy carries visibility hint bits and, in its padding, the heap TID,
+ * which the row must not (they would also spoil compression): they are
+ * cleared in the copy, and the copy is checked as a reader will check it.
+ */
+static bool
+append_slot_tuple(RowWriter *w, Relation rel, TupleTableSlot *slot)
+{
+	MinimalTuple tup;
+	MinimalTuple copy;
+	int			start;
+	uint64		len;
+	bool		slow = false;
+
+	if (!TTS_IS_MINIMALTUPLE(slot) || TTS_EMPTY(slot) ||
+		slot->tts_tupleDescriptor->natts != w->tupdesc->natts)
+		return false;
+	tup = ((MinimalTupleTableSlot *) slot)->mintuple;
+	if (tup == NULL || (tup->t_infomask & HEAP_HASEXTERNAL) != 0 ||
+		tup->t_len < ROW_BATCH_MIN_ROW_SIZE)
+		return false;
+
+	if (w->nrows > 0 &&
+		(w->nrows >= (uint32) w->opts.batch_size ||
+		 (Size) w->buf.len + MAXALIGN(tup->t_len) > WRITER_BYTE_LIMIT))
+		row_writer_flush(w, rel);
+	if (w->nrows == 0)
+		begin_batch(w);
+
+	start = w->buf.len;
+	row_batch_append_tuple(&w->buf, tup);
+	copy = (MinimalTuple) (w->buf.data + start);
+	memset(copy->mt_padding, 0, sizeof(copy->mt_padding));
+	copy->t_infomask &= (HEAP_HASNULL | HEAP_HASVARWIDTH);
+	copy->t_infomask2 &= HEAP_NATTS_MASK;
+	if (row_batch_check_row((const char *) copy, copy->t_len,
+							w->tupdesc->natts, w->attrs, &len, &slow) != NULL)
+	{
+		/* not our layout after all: take it back */
+		w->buf.len = start;
+		w->buf.data[start] = '\0';
+		return false;
+	}
+	return true;
+}
+
+void
+row_writer_insert(RowWriter *w, Relation rel, TupleTableSlot *slot,
+				  CommandId cid)
+{
+	TupleDesc	desc = w->tupdesc;
+	int			slot_natts = slot->tts_tupleDescriptor->natts;
+	MemoryContext old;
+	Size		row_size;
+	Size		data_len;
+	int			i;
+
+	if (append_slot_tuple(w, rel, slot))
+	{
+		add_row(w, rel, slot, cid);
+		return;
+	}
+
+	slot_getallattrs(slot);
+	old = MemoryContextSwitchTo(w->row_cxt);
+	for (i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute attr = TupleDescAttr(desc, i);
+		bool		null = i >= slot_natts || slot->tts_isnull[i] ||
+			attr->attisdropped;
+
+		w->isnull[i] = null;
+		w->values[i] = null ? (Datum) 0 : slot->tts_values[i];
+		if (!null && attr->attlen == -1)
+		{
+			struct varlena *v = (struct varlena *) DatumGetPointer(w->values[i]);
+
+			/* stored values are never external or compressed */
+			if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
+				w->values[i] = PointerGetDatum(detoast_attr(v));
+		}
+	}
+	row_size = row_batch_row_size(desc, w->values, w->isnull, &data_len);
+	MemoryContextSwitchTo(old);
+
+	if (w->nrows > 0 &&
+		(w->nrows >= (uint32) w->opts.batch_size ||
+		 (Size) w->buf.len + row_size > WRITER_BYTE_LIMIT))
+		row_writer_flush(w, rel);
+	if (w->nrows == 0)
+		begin_batch(w);
+	row_batch_append(&w->buf, desc, w->values, w->isnull, data_len);
+	MemoryContextReset(w->row_cxt);
+	add_row(w, rel, slot, cid);
+}
+
+void
+row_writer_flush(RowWriter *w, Relation rel)
+{
+	const Codec *codec = codec_by_id(w->opts.codec);
+	MemoryContext flush_cxt;
+	MemoryContext old;
+	BatchMeta	batch;
+	StorageMeta meta;
+	const char *stored;
+	uint64		stored_len;
+	pg_crc32c	crc;
+
+	if (w->nrows == 0)
+		return;
+	if (codec == NULL || !codec->available)
+		codec = codec_by_id(CODEC_NONE);
+
+	flush_cxt = AllocSetContextCreate(CurrentMemoryContext,
+									  "rowcompress batch flush",
+									  ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(flush_cxt);
+	row_batch_finish(&w->buf, w->nrows);
+
+	memset(&batch, 0, sizeof(batch));
+	batch.codec = CODEC_NONE;
+	stored = w->buf.data;
+	stored_len = w->buf.len;
+	if (codec->id != CODEC_NONE)
+	{
+		int32		cap = codec->bound(w->buf.len);
+		char	   *dst;
+		int32		clen = -1;
+
+		CHECK_FOR_INTERRUPTS();
+		if (cap > 0)
+		{
+			dst = MemoryContextAllocHuge(flush_cxt, cap);
+			clen = codec->compress(w->buf.data, w->buf.len, dst, cap,
+								   w->opts.compression_level);
+			if (clen >= 0)
+			{
+				batch.codec = codec->id;
+				stored = dst;
+				stored_len = clen;
+			}
+		}
+	}
+	INIT_CRC32C(crc);
+	COMP_CRC32C(crc, stored, stored_len);
+	FIN_CRC32C(crc);
+
+	batch.storage_id = storage_ensure_meta(rel, &meta);
+	batch.first_block = storage_write_stream(rel, stored, stored_len,
+											 &batch.batch_num);
+	batch.data_length = stored_len;
+	batch.raw_length = w->buf.len;
+	batch.row_count = w->nrows;
+	batch.nruns = w->rows.nruns;
+	batch.runs = w->rows.runs;
+	batch.ncids = w->rows.ncids;
+	batch.cids = w->rows.cids;
+	row_runs_bounds(w->rows.runs, w->rows.nruns, &batch.first_row_number,
+					&batch.last_row_number);
+	batch.column_count = w->tupdesc->natts;
+	batch.checksum = crc;
+	batch_meta_insert(&batch);
+
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(flush_cxt);
+	reset_buffer(w);
+}
