@@ -66,6 +66,7 @@ CREATE TABLE engine.stripe (
 	attr_min bytea[] NOT NULL,			-- NULL element: no bound
 	attr_max bytea[] NOT NULL,
 	attr_null_count bigint[] NOT NULL,
+	sorted_by text,						-- the orderby its rows are sorted by
 	PRIMARY KEY (storage_id, stripe_num)
 );
 

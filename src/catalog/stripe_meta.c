@@ -45,7 +45,8 @@ enum
 	Anum_stripe_attr_min,
 	Anum_stripe_attr_max,
 	Anum_stripe_attr_null_count,
-	Natts_stripe = Anum_stripe_attr_null_count
+	Anum_stripe_sorted_by,
+	Natts_stripe = Anum_stripe_sorted_by
 };
 
 enum
@@ -139,6 +140,8 @@ stripe_from_tuple(HeapTuple tuple, TupleDesc desc)
 	if (s->runs == NULL)
 		meta_corrupted("stripe", s->storage_id, "malformed row_runs");
 
+	s->sorted_by = nulls[Anum_stripe_sorted_by - 1] ? NULL :
+		TextDatumGetCString(values[Anum_stripe_sorted_by - 1]);
 	s->attr_min = bytea_array_values(values[Anum_stripe_attr_min - 1], s->column_count);
 	s->attr_max = bytea_array_values(values[Anum_stripe_attr_max - 1], s->column_count);
 	s->attr_null_count = meta_int8_array_values(values[Anum_stripe_attr_null_count - 1], &n);
@@ -296,6 +299,9 @@ stripe_meta_insert(const StripeMeta *s, const uint32 *group_rows,
 		values[Anum_stripe_attr_max - 1] = PointerGetDatum(bytea_array(s->attr_max, s->column_count));
 		values[Anum_stripe_attr_null_count - 1] =
 			PointerGetDatum(meta_int8_array(s->attr_null_count, s->column_count));
+		values[Anum_stripe_sorted_by - 1] =
+			s->sorted_by ? CStringGetTextDatum(s->sorted_by) : (Datum) 0;
+		nulls[Anum_stripe_sorted_by - 1] = s->sorted_by == NULL;
 
 		rel = meta_table_open("stripe", RowExclusiveLock);
 		tuple = heap_form_tuple(RelationGetDescr(rel), values, nulls);

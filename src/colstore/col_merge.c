@@ -15,7 +15,7 @@
  *	  ShareUpdateExclusiveLock keeps two merges (or VACUUM) apart.  Until
  *	  VACUUM reclaims the pages of deleted stripes, the table keeps their
  *	  space.  A crash or cancel before commit leaves the old stripes as they
- *	  were.
+ *	  were.  A table whose stripes are already in order is left alone.
  *
  *-------------------------------------------------------------------------
  */
@@ -34,6 +34,7 @@
 
 #include "catalog/options.h"
 #include "catalog/stripe_meta.h"
+#include "catalog/zone_map.h"
 #include "colstore/col_reader.h"
 #include "colstore/col_tableam.h"
 #include "colstore/col_writer.h"
@@ -41,6 +42,50 @@
 #include "format/storage.h"
 
 PG_FUNCTION_INFO_V1(colcompress_merge);
+
+/*
+ * Are the stripes already globally sorted: each sorted by the current
+ * orderby, without NULLs in the first key, and the first key's ranges
+ * strictly ascending (descending for DESC) in stripe order?  Then a merge
+ * would write the same rows again: a table loaded in key order stays as it
+ * is, without the space a rewrite would take until VACUUM reclaims it.
+ */
+static bool
+already_sorted(Relation rel, List *stripes, const char *orderby,
+			   ColcompressOrderbyKey *key)
+{
+	Form_pg_attribute attr = TupleDescAttr(RelationGetDescr(rel), key->attnum - 1);
+	FmgrInfo   *cmp = zone_map_cmp(attr);
+	StripeMeta *prev = NULL;
+	ListCell   *lc;
+
+	if (cmp == NULL)
+		return false;
+	foreach(lc, stripes)
+	{
+		StripeMeta *s = lfirst(lc);
+		int			a = key->attnum - 1;
+
+		if (s->sorted_by == NULL || strcmp(s->sorted_by, orderby) != 0 ||
+			a >= s->column_count || s->attr_null_count[a] > 0 ||
+			s->attr_min[a] == NULL || s->attr_max[a] == NULL)
+			return false;
+		if (prev != NULL)
+		{
+			Datum		prev_edge = zone_bound_deserialize(key->descending ?
+														   prev->attr_min[a] : prev->attr_max[a], attr);
+			Datum		edge = zone_bound_deserialize(key->descending ?
+													  s->attr_max[a] : s->attr_min[a], attr);
+			int			c = DatumGetInt32(FunctionCall2Coll(cmp, key->collation,
+															prev_edge, edge));
+
+			if (key->descending ? c <= 0 : c >= 0)
+				return false;
+		}
+		prev = s;
+	}
+	return true;
+}
 
 Datum
 colcompress_merge(PG_FUNCTION_ARGS)
@@ -103,8 +148,19 @@ colcompress_merge(PG_FUNCTION_ARGS)
 								nulls_first, maintenance_work_mem, NULL,
 								TUPLESORT_NONE);
 
-	slot = MakeSingleTupleTableSlot(desc, &TTSOpsVirtual);
 	reader = col_reader_begin(rel, GetActiveSnapshot(), NULL, NULL);
+	if (already_sorted(rel, reader->stripes, opts.orderby, &keys[0]))
+	{
+		ereport(NOTICE,
+				(errmsg("table \"%s\" is already sorted by its orderby option",
+						RelationGetRelationName(rel))));
+		tuplesort_end(sort);
+		col_reader_end(reader);
+		relation_close(rel, NoLock);
+		PG_RETURN_VOID();
+	}
+
+	slot = MakeSingleTupleTableSlot(desc, &TTSOpsVirtual);
 	while (col_reader_next_slot(reader, true, slot))
 	{
 		CHECK_FOR_INTERRUPTS();

@@ -434,8 +434,14 @@ col_writer_flush(ColWriter *w, Relation rel)
 									  ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(flush_cxt);
 
+	memset(&stripe, 0, sizeof(stripe));
 	if (w->opts.orderby != NULL && RelationGetIndexList(rel) == NIL)
+	{
 		sort_buffer(w, rel);
+		/* only one command's rows: the whole stripe is in order */
+		if (w->rows.ncids == 1)
+			stripe.sorted_by = w->opts.orderby;
+	}
 
 	ngroups = (w->nrows + group_limit - 1) / group_limit;
 	chunks = palloc0(sizeof(ChunkMeta) * ngroups * Max(natts, 1));
@@ -443,7 +449,6 @@ col_writer_flush(ColWriter *w, Relation rel)
 	have_stripe_bounds = palloc0(sizeof(bool) * Max(natts, 1));
 	stripe_min = palloc0(sizeof(Datum) * Max(natts, 1));
 	stripe_max = palloc0(sizeof(Datum) * Max(natts, 1));
-	memset(&stripe, 0, sizeof(stripe));
 	stripe.attr_min = palloc0(sizeof(bytea *) * Max(natts, 1));
 	stripe.attr_max = palloc0(sizeof(bytea *) * Max(natts, 1));
 	stripe.attr_null_count = palloc0(sizeof(uint64) * Max(natts, 1));

@@ -36,15 +36,6 @@
 #include "format/storage_am.h"
 
 void
-storage_am_unsupported(const StorageAm *am, const char *what, const char *hint)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("%s tables do not support %s yet", am->name, what),
-			 errhint("%s", hint)));
-}
-
-void
 storage_am_refuse_if_published(const StorageAm *am, Relation rel)
 {
 	PublicationDesc pubdesc;

@@ -4,7 +4,7 @@
  *	  What the two table access methods (colcompress, rowcompress) share
  *	  above their storage formats: the storage lifecycle (create, truncate,
  *	  copy, rewrite, drop), VACUUM and size estimates, the refusal of
- *	  published tables, "not supported" errors and ANALYZE's block
+ *	  published tables and ANALYZE's block
  *	  mapping.  Each access method describes itself once in a StorageAm
  *	  record; its table-AM callbacks forward here.
  *
@@ -37,10 +37,6 @@ typedef struct StorageAm
 	/* errhint of CLUSTER's refusal */
 	const char *cluster_hint;
 } StorageAm;
-
-/* ERRCODE_FEATURE_NOT_SUPPORTED: "<am> tables do not support <what> yet". */
-extern void storage_am_unsupported(const StorageAm *am, const char *what,
-								   const char *hint);
 
 /*
  * Full-page-image WAL cannot be decoded logically: a published table would

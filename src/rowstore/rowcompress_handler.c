@@ -16,19 +16,11 @@
 
 #include "format/pending_writes.h"
 #include "format/storage_am.h"
+#include "format/storage_am_todo.h"
 #include "rowstore/row_ddl.h"
 #include "rowstore/row_scan.h"
 #include "rowstore/row_tableam.h"
 #include "rowstore/row_writer.h"
-
-static void
-unsupported(const char *what, const char *hint)
-{
-	storage_am_unsupported(&rowcompress_storage_am, what, hint);
-}
-
-#define NO_INDEXES_HINT "Use a heap table for data that needs indexes, or load the data into rowcompress for scans only."
-#define NO_DML_HINT "Rewrite the data with INSERT ... SELECT into a new table, or use a heap table."
 
 /*
  * Rows are MinimalTuples inside the decompressed batch: a scan stores a
@@ -68,130 +60,6 @@ row_finish_bulk_insert(Relation rel, int options)
 	pending_flush_for_read(rel);
 }
 
-static void
-row_tuple_insert_speculative(Relation rel, TupleTableSlot *slot, CommandId cid,
-							 int options, struct BulkInsertStateData *bistate,
-							 uint32 specToken)
-{
-	unsupported("INSERT ... ON CONFLICT", NO_INDEXES_HINT);
-}
-
-static void
-row_tuple_complete_speculative(Relation rel, TupleTableSlot *slot,
-							   uint32 specToken, bool succeeded)
-{
-	unsupported("INSERT ... ON CONFLICT", NO_INDEXES_HINT);
-}
-
-static TM_Result
-row_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
-				 Snapshot snapshot, Snapshot crosscheck, bool wait,
-				 TM_FailureData *tmfd, bool changingPart)
-{
-	unsupported("DELETE", NO_DML_HINT);
-	return TM_Ok;
-}
-
-static TM_Result
-row_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
-				 CommandId cid, Snapshot snapshot, Snapshot crosscheck,
-				 bool wait, TM_FailureData *tmfd, LockTupleMode *lockmode,
-				 TU_UpdateIndexes *update_indexes)
-{
-	unsupported("UPDATE", NO_DML_HINT);
-	return TM_Ok;
-}
-
-static TM_Result
-row_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
-			   TupleTableSlot *slot, CommandId cid, LockTupleMode mode,
-			   LockWaitPolicy wait_policy, uint8 flags, TM_FailureData *tmfd)
-{
-	unsupported("locking rows (SELECT ... FOR UPDATE/SHARE)", NO_DML_HINT);
-	return TM_Ok;
-}
-
-static struct IndexFetchTableData *
-row_index_fetch_begin(Relation rel)
-{
-	unsupported("index scans", NO_INDEXES_HINT);
-	return NULL;
-}
-
-static void
-row_index_fetch_reset(struct IndexFetchTableData *data)
-{
-}
-
-static void
-row_index_fetch_end(struct IndexFetchTableData *data)
-{
-}
-
-static bool
-row_index_fetch_tuple(struct IndexFetchTableData *scan, ItemPointer tid,
-					  Snapshot snapshot, TupleTableSlot *slot,
-					  bool *call_again, bool *all_dead)
-{
-	unsupported("index scans", NO_INDEXES_HINT);
-	return false;
-}
-
-static bool
-row_tuple_fetch_row_version(Relation rel, ItemPointer tid, Snapshot snapshot,
-							TupleTableSlot *slot)
-{
-	unsupported("UPDATE, DELETE or fetching rows by TID", NO_DML_HINT);
-	return false;
-}
-
-static bool
-row_tuple_tid_valid(TableScanDesc scan, ItemPointer tid)
-{
-	return ItemPointerIsValid(tid);
-}
-
-static void
-row_tuple_get_latest_tid(TableScanDesc scan, ItemPointer tid)
-{
-	/* rows are never updated in place: a TID is always its latest */
-}
-
-static bool
-row_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
-							 Snapshot snapshot)
-{
-	unsupported("checking a row's visibility by TID", NO_DML_HINT);
-	return false;
-}
-
-static TransactionId
-row_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
-{
-	unsupported("indexes", NO_INDEXES_HINT);
-	return InvalidTransactionId;
-}
-
-static double
-row_index_build_range_scan(Relation table_rel, Relation index_rel,
-						   struct IndexInfo *index_info, bool allow_sync,
-						   bool anyvisible, bool progress,
-						   BlockNumber start_blockno, BlockNumber numblocks,
-						   IndexBuildCallback callback, void *callback_state,
-						   TableScanDesc scan)
-{
-	unsupported("indexes", NO_INDEXES_HINT);
-	return 0;
-}
-
-static void
-row_index_validate_scan(Relation table_rel, Relation index_rel,
-						struct IndexInfo *index_info, Snapshot snapshot,
-						struct ValidateIndexState *state)
-{
-	unsupported("indexes", NO_INDEXES_HINT);
-}
-
 static bool
 row_relation_needs_toast_table(Relation rel)
 {
@@ -203,21 +71,6 @@ static Oid
 row_relation_toast_am(Relation rel)
 {
 	return InvalidOid;
-}
-
-static bool
-row_scan_sample_next_block(TableScanDesc scan, struct SampleScanState *scanstate)
-{
-	unsupported("TABLESAMPLE", "Use ORDER BY random() LIMIT n.");
-	return false;
-}
-
-static bool
-row_scan_sample_next_tuple(TableScanDesc scan, struct SampleScanState *scanstate,
-						   TupleTableSlot *slot)
-{
-	unsupported("TABLESAMPLE", "Use ORDER BY random() LIMIT n.");
-	return false;
 }
 
 static const TableAmRoutine rowcompress_methods = {
@@ -233,24 +86,24 @@ static const TableAmRoutine rowcompress_methods = {
 	.parallelscan_initialize = row_parallelscan_initialize,
 	.parallelscan_reinitialize = row_parallelscan_reinitialize,
 
-	.index_fetch_begin = row_index_fetch_begin,
-	.index_fetch_reset = row_index_fetch_reset,
-	.index_fetch_end = row_index_fetch_end,
-	.index_fetch_tuple = row_index_fetch_tuple,
+	.index_fetch_begin = todo_index_fetch_begin,
+	.index_fetch_reset = todo_index_fetch_reset,
+	.index_fetch_end = todo_index_fetch_end,
+	.index_fetch_tuple = todo_index_fetch_tuple,
 
-	.tuple_fetch_row_version = row_tuple_fetch_row_version,
-	.tuple_tid_valid = row_tuple_tid_valid,
-	.tuple_get_latest_tid = row_tuple_get_latest_tid,
-	.tuple_satisfies_snapshot = row_tuple_satisfies_snapshot,
-	.index_delete_tuples = row_index_delete_tuples,
+	.tuple_fetch_row_version = todo_tuple_fetch_row_version,
+	.tuple_tid_valid = todo_tuple_tid_valid,
+	.tuple_get_latest_tid = todo_tuple_get_latest_tid,
+	.tuple_satisfies_snapshot = todo_tuple_satisfies_snapshot,
+	.index_delete_tuples = todo_index_delete_tuples,
 
 	.tuple_insert = row_tuple_insert,
-	.tuple_insert_speculative = row_tuple_insert_speculative,
-	.tuple_complete_speculative = row_tuple_complete_speculative,
+	.tuple_insert_speculative = todo_tuple_insert_speculative,
+	.tuple_complete_speculative = todo_tuple_complete_speculative,
 	.multi_insert = row_multi_insert,
-	.tuple_delete = row_tuple_delete,
-	.tuple_update = row_tuple_update,
-	.tuple_lock = row_tuple_lock,
+	.tuple_delete = todo_tuple_delete,
+	.tuple_update = todo_tuple_update,
+	.tuple_lock = todo_tuple_lock,
 	.finish_bulk_insert = row_finish_bulk_insert,
 
 	.COMPAT_TAM_SET_NEW_STORAGE = row_set_new_storage,
@@ -260,8 +113,8 @@ static const TableAmRoutine rowcompress_methods = {
 	.relation_vacuum = row_vacuum,
 	.scan_analyze_next_block = row_scan_analyze_next_block,
 	.scan_analyze_next_tuple = row_scan_analyze_next_tuple,
-	.index_build_range_scan = row_index_build_range_scan,
-	.index_validate_scan = row_index_validate_scan,
+	.index_build_range_scan = todo_index_build_range_scan,
+	.index_validate_scan = todo_index_validate_scan,
 
 	.relation_size = table_block_relation_size,
 	.relation_needs_toast_table = row_relation_needs_toast_table,
@@ -269,8 +122,8 @@ static const TableAmRoutine rowcompress_methods = {
 	.relation_estimate_size = row_estimate_size,
 
 	/* bitmap scans come with index support */
-	.scan_sample_next_block = row_scan_sample_next_block,
-	.scan_sample_next_tuple = row_scan_sample_next_tuple,
+	.scan_sample_next_block = todo_scan_sample_next_block,
+	.scan_sample_next_tuple = todo_scan_sample_next_tuple,
 };
 
 bool

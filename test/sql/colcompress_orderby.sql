@@ -43,6 +43,20 @@ SELECT (SELECT count(*) FROM (SELECT * FROM sorted EXCEPT ALL SELECT * FROM befo
 SELECT count(*) AS stripes FROM engine.colcompress_stripes WHERE relation = 'sorted'::regclass;
 SELECT count(*) AS problems FROM engine.colcompress_verify('sorted');
 
+-- a table loaded in key order is already merged: nothing is rewritten
+CREATE TABLE in_order (k int, v text) USING colcompress
+	WITH (stripe_row_limit = 1000, chunk_group_row_limit = 1000, orderby = 'k');
+INSERT INTO in_order SELECT g, 'x' FROM generate_series(1, 5000) g;
+SELECT array_agg(stripe_num ORDER BY stripe_num) AS before FROM engine.colcompress_stripes WHERE relation = 'in_order'::regclass;
+SELECT engine.colcompress_merge('in_order');
+SELECT array_agg(stripe_num ORDER BY stripe_num) AS after FROM engine.colcompress_stripes WHERE relation = 'in_order'::regclass;
+-- one row out of order: the merge rewrites
+INSERT INTO in_order VALUES (2500, 'late');
+SELECT engine.colcompress_merge('in_order');
+SELECT count(*) AS stripes, sum(row_count) AS rows FROM engine.colcompress_stripes WHERE relation = 'in_order'::regclass;
+SELECT groups_read('SELECT count(*) FROM in_order WHERE k = 2500');
+DROP TABLE in_order;
+
 -- a merge that rolls back leaves the table as it was
 BEGIN;
 INSERT INTO sorted VALUES (-1, 'in the merge');
