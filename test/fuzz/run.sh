@@ -138,14 +138,37 @@ if [ "$libfuzzer" = 1 ]; then
 	exit 0
 fi
 
-"$bin" --seconds "$seconds" "${harness_args[@]}" 2>&1 | tee "$log"
-rc=${PIPESTATUS[0]}
-last=$(tail -n 1 "$log")
-if [ "$rc" = 0 ] && [[ $last =~ ^fuzz:\ ok\ \([0-9]+\ iterations\)$ ]]; then
-	exit 0
+# Runs one built harness; returns when it ended with "fuzz: ok".
+run_harness() {
+	local harness=$1 log=$2 rc last
+	"$harness" --seconds "$seconds" "${harness_args[@]}" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	last=$(tail -n 1 "$log")
+	if [ "$rc" = 0 ] && [[ $last =~ ^fuzz:\ ok\ \(([0-9]+)\ iterations\)$ ]]; then
+		total=$((total + BASH_REMATCH[1]))
+		return 0
+	fi
+	case "$last" in
+		"fuzz: FAILED"*) exit 1 ;;
+	esac
+	fail "$(basename "$harness") exit status $rc; see $log"
+}
+
+# The row batch checker (src/rowstore/row_batch.c) has a harness of its own.
+rowbatch="$build/fuzz_rowbatch"
+# shellcheck disable=SC2086
+if ! "$cc" -O1 -g $sanitize -fno-sanitize-recover=all -fno-omit-frame-pointer \
+	-Wall -Werror -Wmissing-prototypes -Wdeclaration-after-statement \
+	-DFRONTEND -I"$root/src" -I"$inc_server" -I"$inc" \
+	"$here/fuzz_rowbatch.c" "$root/src/rowstore/row_batch.c" -o "$rowbatch" \
+	"$pgport" > "$build/build_rowbatch.log" 2>&1; then
+	cat "$build/build_rowbatch.log"
+	fail "build of fuzz_rowbatch"
 fi
-case "$last" in
-	"fuzz: FAILED"*) exit 1 ;;
-esac
-fail "harness exit status $rc; see $log"
+
+total=0
+run_harness "$bin" "$log"
+run_harness "$rowbatch" "$build/run_rowbatch.log"
+echo "fuzz: ok ($total iterations)"
+exit 0
 }
