@@ -46,13 +46,15 @@ PG_FUNCTION_INFO_V1(colcompress_merge);
 /*
  * Are the stripes already globally sorted: each sorted by the current
  * orderby, without NULLs in the first key, and the first key's ranges
- * strictly ascending (descending for DESC) in stripe order?  Then a merge
+ * ascending (descending for DESC) in stripe order?  Ranges may touch when
+ * the first key is the only one (equal keys may sit in either stripe);
+ * with more keys they must not, or the later keys could be out of order.  Then a merge
  * would write the same rows again: a table loaded in key order stays as it
  * is, without the space a rewrite would take until VACUUM reclaims it.
  */
 static bool
 already_sorted(Relation rel, List *stripes, const char *orderby,
-			   ColcompressOrderbyKey *key)
+			   ColcompressOrderbyKey *key, int nkeys)
 {
 	Form_pg_attribute attr = TupleDescAttr(RelationGetDescr(rel), key->attnum - 1);
 	FmgrInfo   *cmp = zone_map_cmp(attr);
@@ -79,7 +81,9 @@ already_sorted(Relation rel, List *stripes, const char *orderby,
 			int			c = DatumGetInt32(FunctionCall2Coll(cmp, key->collation,
 															prev_edge, edge));
 
-			if (key->descending ? c <= 0 : c >= 0)
+			if (key->descending)
+				c = -c;
+			if (c > 0 || (c == 0 && nkeys > 1))
 				return false;
 		}
 		prev = s;
@@ -149,7 +153,7 @@ colcompress_merge(PG_FUNCTION_ARGS)
 								TUPLESORT_NONE);
 
 	reader = col_reader_begin(rel, GetActiveSnapshot(), NULL, NULL);
-	if (already_sorted(rel, reader->stripes, opts.orderby, &keys[0]))
+	if (already_sorted(rel, reader->stripes, opts.orderby, &keys[0], nkeys))
 	{
 		ereport(NOTICE,
 				(errmsg("table \"%s\" is already sorted by its orderby option",

@@ -50,6 +50,12 @@ INSERT INTO in_order SELECT g, 'x' FROM generate_series(1, 5000) g;
 SELECT array_agg(stripe_num ORDER BY stripe_num) AS before FROM engine.colcompress_stripes WHERE relation = 'in_order'::regclass;
 SELECT engine.colcompress_merge('in_order');
 SELECT array_agg(stripe_num ORDER BY stripe_num) AS after FROM engine.colcompress_stripes WHERE relation = 'in_order'::regclass;
+-- equal keys on both sides of a stripe boundary are in order too
+CREATE TABLE touching (k int) USING colcompress
+	WITH (stripe_row_limit = 1000, chunk_group_row_limit = 1000, orderby = 'k');
+INSERT INTO touching SELECT g / 7 FROM generate_series(1, 5000) g;
+SELECT engine.colcompress_merge('touching');
+DROP TABLE touching;
 -- one row out of order: the merge rewrites
 INSERT INTO in_order VALUES (2500, 'late');
 SELECT engine.colcompress_merge('in_order');
