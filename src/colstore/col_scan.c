@@ -10,7 +10,6 @@
  */
 #include "compat/compat.h"
 
-#include "access/parallel.h"
 #include "access/tableam.h"
 #include "executor/tuptable.h"
 #include "utils/rel.h"
@@ -18,7 +17,6 @@
 
 #include "colstore/col_reader.h"
 #include "colstore/col_scan.h"
-#include "format/pending_writes.h"
 #include "format/storage.h"
 #include "format/storage_am.h"
 
@@ -41,16 +39,7 @@ col_scan_begin(Relation rel, Snapshot snapshot, int nkeys,
 {
 	ColScanDesc scan = palloc0(sizeof(ColScanDescData));
 
-	/* this transaction's buffered rows must be in storage to be read */
-	if (!IsParallelWorker())
-		pending_flush_for_read(rel);
-
-	scan->base.rs_rd = rel;
-	scan->base.rs_snapshot = snapshot;
-	scan->base.rs_nkeys = nkeys;
-	scan->base.rs_key = key;
-	scan->base.rs_flags = flags;
-	scan->base.rs_parallel = pscan;
+	storage_am_scan_init(&scan->base, rel, snapshot, nkeys, key, pscan, flags);
 	scan->reader = col_reader_begin(rel, snapshot, NULL,
 									(ColParallelScanDescData *) pscan);
 	return &scan->base;

@@ -21,6 +21,7 @@
 #include "compat/compat.h"
 
 #include "access/multixact.h"
+#include "access/parallel.h"
 #include "access/xact.h"
 #include "catalog/pg_publication.h"
 #include "miscadmin.h"
@@ -192,6 +193,23 @@ storage_am_estimate_size(const StorageAm *am, Relation rel,
 	*tuples = (double) am->count_rows(rel, snapshot);
 	*allvisfrac = 0;
 	UnregisterSnapshot(snapshot);
+}
+
+void
+storage_am_scan_init(TableScanDesc scan, Relation rel, Snapshot snapshot,
+					 int nkeys, struct ScanKeyData *key,
+					 ParallelTableScanDesc pscan, uint32 flags)
+{
+	/* parallel workers have no buffered rows, and may not write */
+	if (!IsParallelWorker())
+		pending_flush_for_read(rel);
+
+	scan->rs_rd = rel;
+	scan->rs_snapshot = snapshot;
+	scan->rs_nkeys = nkeys;
+	scan->rs_key = key;
+	scan->rs_flags = flags;
+	scan->rs_parallel = pscan;
 }
 
 void

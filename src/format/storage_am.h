@@ -69,6 +69,15 @@ extern void storage_am_estimate_size(const StorageAm *am, Relation rel,
 									 int32 *attr_widths, BlockNumber *pages,
 									 double *tuples, double *allvisfrac);
 
+/*
+ * The common start of a table-AM scan: writes this transaction's buffered
+ * rows of rel (so the scan sees them) and fills the TableScanDesc fields.
+ */
+extern void storage_am_scan_init(TableScanDesc scan, Relation rel,
+								 Snapshot snapshot, int nkeys,
+								 struct ScanKeyData *key,
+								 ParallelTableScanDesc pscan, uint32 flags);
+
 /* DROP of a relation: forgets its buffered rows and metadata. */
 extern void storage_am_relation_dropped(const StorageAm *am, Relation rel);
 

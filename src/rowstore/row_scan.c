@@ -10,13 +10,11 @@
  */
 #include "compat/compat.h"
 
-#include "access/parallel.h"
 #include "access/tableam.h"
 #include "executor/tuptable.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
-#include "format/pending_writes.h"
 #include "format/storage.h"
 #include "format/storage_am.h"
 #include "rowstore/row_reader.h"
@@ -42,16 +40,7 @@ row_scan_begin(Relation rel, Snapshot snapshot, int nkeys,
 {
 	RowScanDesc scan = palloc0(sizeof(RowScanDescData));
 
-	/* this transaction's buffered rows must be in storage to be read */
-	if (!IsParallelWorker())
-		pending_flush_for_read(rel);
-
-	scan->base.rs_rd = rel;
-	scan->base.rs_snapshot = snapshot;
-	scan->base.rs_nkeys = nkeys;
-	scan->base.rs_key = key;
-	scan->base.rs_flags = flags;
-	scan->base.rs_parallel = pscan;
+	storage_am_scan_init(&scan->base, rel, snapshot, nkeys, key, pscan, flags);
 	scan->reader = row_reader_begin(rel, snapshot,
 									(RowParallelScanDescData *) pscan);
 	return &scan->base;
