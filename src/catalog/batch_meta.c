@@ -42,7 +42,7 @@ enum
 	Natts_batch = Anum_batch_checksum
 };
 
-static BatchMeta *
+static void *
 batch_from_tuple(HeapTuple tuple, TupleDesc desc)
 {
 	Datum		values[Natts_batch];
@@ -89,22 +89,8 @@ batch_cmp(const ListCell *a, const ListCell *b)
 List *
 batch_meta_list(uint64 storage_id, Snapshot snapshot)
 {
-	Relation	rel = meta_table_open("batch", AccessShareLock);
-	ScanKeyData key;
-	SysScanDesc scan;
-	HeapTuple	tuple;
-	List	   *batches = NIL;
-
-	meta_storage_key(&key, Anum_batch_storage_id, storage_id);
-	scan = systable_beginscan(rel, meta_table_relid("batch_pkey"), true,
-							  meta_snapshot_for(snapshot), 1, &key);
-	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
-		batches = lappend(batches, batch_from_tuple(tuple, RelationGetDescr(rel)));
-	systable_endscan(scan);
-	table_close(rel, AccessShareLock);
-
-	list_sort(batches, batch_cmp);
-	return batches;
+	return meta_list_storage("batch", "batch_pkey", storage_id, snapshot,
+							 batch_from_tuple, batch_cmp);
 }
 
 void

@@ -178,3 +178,28 @@ meta_cid_runs_values(Datum array, int *ncids)
 {
 	return (CidRun *) pairs_values(array, ncids);
 }
+
+List *
+meta_list_storage(const char *table, const char *index, uint64 storage_id,
+				  Snapshot snapshot,
+				  void *(*from_tuple) (HeapTuple tuple, TupleDesc desc),
+				  list_sort_comparator cmp)
+{
+	Relation	rel = meta_table_open(table, AccessShareLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	List	   *rows = NIL;
+
+	meta_storage_key(&key, 1, storage_id);
+	scan = systable_beginscan(rel, meta_table_relid(index), true,
+							  meta_snapshot_for(snapshot), 1, &key);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+		rows = lappend(rows, from_tuple(tuple, RelationGetDescr(rel)));
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+
+	/* the index returns them in order, unless system indexes are ignored */
+	list_sort(rows, cmp);
+	return rows;
+}

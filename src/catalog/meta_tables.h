@@ -45,6 +45,16 @@ extern void meta_corrupted(const char *table, uint64 storage_id,
 extern void meta_storage_key(ScanKey key, AttrNumber attno, uint64 storage_id);
 
 /*
+ * The rows of one storage in table (key column 1 = storage_id, through its
+ * primary key index), read with meta_snapshot_for(snapshot), each turned
+ * into a struct by from_tuple, and sorted by cmp.
+ */
+extern List *meta_list_storage(const char *table, const char *index,
+							   uint64 storage_id, Snapshot snapshot,
+							   void *(*from_tuple) (HeapTuple tuple, TupleDesc desc),
+							   list_sort_comparator cmp);
+
+/*
  * Deletes the rows of engine.<table> whose first column is storage_id and,
  * when stream_num >= 0, whose second column (the stripe or batch number)
  * is stream_num, through its primary key index engine.<index>.

@@ -114,7 +114,7 @@ bytea_array_values(Datum array, int expected)
 	return out;
 }
 
-static StripeMeta *
+static void *
 stripe_from_tuple(HeapTuple tuple, TupleDesc desc)
 {
 	Datum		values[Natts_stripe];
@@ -167,22 +167,8 @@ stripe_cmp(const ListCell *a, const ListCell *b)
 List *
 stripe_meta_list(uint64 storage_id, Snapshot snapshot)
 {
-	Relation	rel = meta_table_open("stripe", AccessShareLock);
-	ScanKeyData key;
-	SysScanDesc scan;
-	HeapTuple	tuple;
-	List	   *stripes = NIL;
-
-	meta_storage_key(&key, Anum_stripe_storage_id, storage_id);
-	scan = systable_beginscan(rel, meta_table_relid("stripe_pkey"), true,
-							  meta_snapshot_for(snapshot), 1, &key);
-	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
-		stripes = lappend(stripes, stripe_from_tuple(tuple, RelationGetDescr(rel)));
-	systable_endscan(scan);
-	table_close(rel, AccessShareLock);
-
-	list_sort(stripes, stripe_cmp);
-	return stripes;
+	return meta_list_storage("stripe", "stripe_pkey", storage_id, snapshot,
+							 stripe_from_tuple, stripe_cmp);
 }
 
 ChunkMeta *
