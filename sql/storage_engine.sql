@@ -325,3 +325,22 @@ CREATE FUNCTION engine.rowcompress_verify(regclass)
 	AS 'MODULE_PATHNAME', 'rowcompress_verify';
 COMMENT ON FUNCTION engine.rowcompress_verify(regclass)
 	IS 'checks a rowcompress table''s metadata against its storage and every row of every batch; returns one row per problem';
+
+-- ==== row marks of both access methods (src/catalog/row_marks.c) ====
+--
+-- Rows of colcompress and rowcompress tables are never changed in place.
+-- A row that is locked, deleted or updated gets a mark here, and the mark
+-- carries PostgreSQL's own row-level concurrency: the first version of a
+-- mark (successor IS NULL) is the row's lock target, written frozen so
+-- that every snapshot sees it; SELECT ... FOR UPDATE/SHARE locks it with
+-- heap_lock_tuple, and DELETE/UPDATE replace it with heap_update by a
+-- tombstone (successor 0: deleted; otherwise the row number of the new
+-- version, which is how a waiting UPDATE follows the row).  A snapshot
+-- sees the row exactly when it sees the first version.
+CREATE TABLE engine.row_mark (
+	storage_id bigint NOT NULL,
+	row_number bigint NOT NULL,
+	successor bigint
+);
+CREATE INDEX row_mark_key ON engine.row_mark (storage_id, row_number);
+GRANT SELECT ON engine.row_mark TO PUBLIC;

@@ -18,6 +18,7 @@
 bool		storage_engine_enable_custom_scan = true;
 bool		storage_engine_enable_pruning = true;
 bool		storage_engine_enable_parallel_execution = true;
+bool		storage_engine_enable_columnar_index_scan = true;
 
 void
 guc_define(void)
@@ -36,6 +37,11 @@ guc_define(void)
 							 "Allow parallel scans of colcompress tables.",
 							 NULL,
 							 &storage_engine_enable_parallel_execution, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("storage_engine.enable_columnar_index_scan",
+							 "Let the planner use index and bitmap scans on colcompress tables.",
+							 "The table option index_scan = false does the same for one table.",
+							 &storage_engine_enable_columnar_index_scan, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("storage_engine");
 }

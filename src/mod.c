@@ -14,6 +14,7 @@
 
 #include "catalog/options.h"
 #include "format/pending_writes.h"
+#include "format/storage_am.h"
 #include "guc.h"
 #include "relation_hooks.h"
 #include "scan/col_customscan.h"
@@ -26,6 +27,7 @@ _PG_init(void)
 	guc_define();
 	options_install_hooks();
 	pending_writes_init();
+	storage_rows_init();
 	relation_hooks_init();
 	col_customscan_init();
 }

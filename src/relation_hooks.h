@@ -13,7 +13,4 @@
 
 extern void relation_hooks_init(void);
 
-/* The record of rel's access method if it is one of ours, else NULL. */
-extern const StorageAm *storage_am_for(Relation rel);
-
 #endif							/* STORAGE_ENGINE_RELATION_HOOKS_H */

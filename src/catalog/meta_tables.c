@@ -16,7 +16,9 @@
 #include "access/stratnum.h"
 #include "access/table.h"
 #include "catalog/indexing.h"
+#include "catalog/index.h"
 #include "catalog/namespace.h"
+#include "executor/tuptable.h"
 #include "catalog/pg_type.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
@@ -99,6 +101,33 @@ meta_delete_rows(const char *table, const char *index, uint64 storage_id,
 		CatalogTupleDelete(rel, &tuple->t_self);
 	systable_endscan(scan);
 	table_close(rel, RowExclusiveLock);
+}
+
+void
+meta_index_insert(Relation rel, HeapTuple tuple)
+{
+	List	   *indexes = RelationGetIndexList(rel);
+	TupleTableSlot *slot = MakeSingleTupleTableSlot(RelationGetDescr(rel),
+													&TTSOpsHeapTuple);
+	ListCell   *lc;
+
+	ExecStoreHeapTuple(tuple, slot, false);
+	foreach(lc, indexes)
+	{
+		Relation	index = index_open(lfirst_oid(lc), RowExclusiveLock);
+		IndexInfo  *info = BuildIndexInfo(index);
+		Datum		values[INDEX_MAX_KEYS];
+		bool		isnull[INDEX_MAX_KEYS];
+
+		/* metadata indexes are plain columns: no executor state needed */
+		FormIndexDatum(info, slot, NULL, values, isnull);
+		index_insert(index, values, isnull, &tuple->t_self, rel,
+					 index->rd_index->indisunique ? UNIQUE_CHECK_YES : UNIQUE_CHECK_NO,
+					 false, info);
+		index_close(index, RowExclusiveLock);
+	}
+	ExecDropSingleTupleTableSlot(slot);
+	list_free(indexes);
 }
 
 ArrayType *

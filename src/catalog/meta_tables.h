@@ -62,6 +62,12 @@ extern List *meta_list_storage(const char *table, const char *index,
 extern void meta_delete_rows(const char *table, const char *index,
 							 uint64 storage_id, int64 stream_num);
 
+/*
+ * Adds index entries for a tuple inserted into a metadata table without
+ * CatalogTupleInsert (which cannot insert frozen tuples).
+ */
+extern void meta_index_insert(Relation rel, HeapTuple tuple);
+
 /* bigint[] columns. */
 extern ArrayType *meta_int8_array(const uint64 *values, int n);
 /* The elements of a bigint[]; NULL when one of them is NULL. */

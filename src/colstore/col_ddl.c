@@ -11,6 +11,7 @@
 
 #include "catalog/stripe_meta.h"
 #include "colstore/col_ddl.h"
+#include "colstore/col_reader.h"
 #include "colstore/col_scan.h"
 #include "colstore/col_tableam.h"
 #include "colstore/col_writer.h"
@@ -22,6 +23,27 @@ insert_row(void *writer, Relation rel, TupleTableSlot *slot, CommandId cid)
 	col_writer_insert(writer, rel, slot, cid);
 }
 
+static void *
+fetch_begin(Relation rel, Snapshot snapshot)
+{
+	ColReader  *r = col_reader_begin(rel, snapshot, NULL, NULL);
+
+	r->keep_deleted = true;
+	return r;
+}
+
+static bool
+fetch(void *fetcher, uint64 rownum, TupleTableSlot *slot)
+{
+	return col_fetch(fetcher, rownum, slot);
+}
+
+static void
+fetch_end(void *fetcher)
+{
+	col_reader_end(fetcher);
+}
+
 const StorageAm colcompress_storage_am = {
 	.name = "colcompress",
 	.is_am = is_colcompress,
@@ -30,6 +52,9 @@ const StorageAm colcompress_storage_am = {
 	.insert = insert_row,
 	.delete_metadata = stripe_meta_delete_storage,
 	.count_rows = col_count_rows,
+	.fetch_begin = fetch_begin,
+	.fetch = fetch,
+	.fetch_end = fetch_end,
 	.cluster_hint = "Use VACUUM FULL, or the orderby option with engine.colcompress_merge().",
 };
 

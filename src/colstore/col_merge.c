@@ -12,7 +12,9 @@
  *	  its transaction.  Snapshots older than its commit keep seeing the old
  *	  stripes, newer ones see the new ones; stripes that concurrent
  *	  sessions insert meanwhile are not touched and keep their rows.
- *	  ShareUpdateExclusiveLock keeps two merges (or VACUUM) apart.  Until
+ *	  ShareUpdateExclusiveLock keeps two merges (or VACUUM) apart; the
+ *	  rewrite lock (storage_lock_for_rewrite) waits for and holds off
+ *	  DELETE, UPDATE and row locks, whose marks name old row numbers.  Until
  *	  VACUUM reclaims the pages of deleted stripes, the table keeps their
  *	  space.  A crash or cancel before commit leaves the old stripes as they
  *	  were.  A table whose stripes are already in order is left alone.
@@ -40,6 +42,7 @@
 #include "colstore/col_writer.h"
 #include "format/pending_writes.h"
 #include "format/storage.h"
+#include "format/storage_am.h"
 
 PG_FUNCTION_INFO_V1(colcompress_merge);
 
@@ -130,6 +133,9 @@ colcompress_merge(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("colcompress_merge does not support tables with indexes yet"),
 				 errhint("Drop the indexes, merge, and create them again.")));
+
+	/* rows get new numbers: no delete or lock may be pending on old ones */
+	storage_lock_for_rewrite(rel);
 
 	/* this transaction's own buffered rows are merged too */
 	pending_flush_for_read(rel);

@@ -34,6 +34,7 @@
 #include "colstore/col_reader.h"
 #include "format/row_number.h"
 #include "format/storage.h"
+#include "format/storage_am.h"
 
 static void
 chunk_corrupted(ColReader *r, int attno, const char *what)
@@ -176,6 +177,7 @@ load_stripe(ColReader *r, int index)
 	MemoryContextReset(r->stripe_cxt);
 	old = MemoryContextSwitchTo(r->stripe_cxt);
 	r->stripe_index = index;
+	r->group_index = -1;
 	r->stripe = list_nth(r->stripes, index);
 	r->group_rows = palloc0(sizeof(uint32) * Max(r->stripe->chunk_group_count, 1));
 	r->group_first_row = palloc0(sizeof(uint64) * (r->stripe->chunk_group_count + 1));
@@ -190,6 +192,12 @@ load_stripe(ColReader *r, int index)
 				 errdetail("Stripe " UINT64_FORMAT ": chunk group row counts do not add up to the stripe's.",
 						   r->stripe->stripe_num)));
 	r->visible_rows = stripe_visible_rows(r->stripe, r->snapshot);
+	r->deleted = NULL;
+	r->ndeleted = 0;
+	if (!r->keep_deleted)
+		r->deleted = storage_deleted_rows(r->rel, r->stripe->first_row_number,
+										  r->stripe->last_row_number,
+										  r->snapshot, &r->ndeleted);
 	MemoryContextSwitchTo(old);
 }
 
@@ -290,6 +298,35 @@ fill_missing(ColReader *r, int attno, uint32 nrows, ColumnBatch *col)
 	col->loaded = true;
 }
 
+/* Removes the rows the snapshot sees deleted from the loaded batch. */
+static void
+drop_deleted_rows(ColReader *r)
+{
+	RowBatch   *b = &r->batch;
+	uint32		i;
+	uint32		k = 0;
+	int			a;
+
+	for (i = 0; i < b->nrows; i++)
+	{
+		if (row_number_in(r->deleted, r->ndeleted, b->rownums[i]))
+			continue;
+		if (k != i)
+		{
+			for (a = 0; a < b->natts; a++)
+			{
+				if (!b->cols[a].loaded)
+					continue;
+				b->cols[a].values[k] = b->cols[a].values[i];
+				b->cols[a].isnull[k] = b->cols[a].isnull[i];
+			}
+			b->rownums[k] = b->rownums[i];
+		}
+		k++;
+	}
+	b->nrows = k;
+}
+
 static void
 load_group(ColReader *r, int group)
 {
@@ -362,8 +399,10 @@ load_group(ColReader *r, int group)
 							   r->stripe->stripe_num)));
 		b->rownums[i] = r->stripe->runs[run].first + (idx - run_start);
 	}
+	if (r->deleted != NULL)
+		drop_deleted_rows(r);
 	b->sel = NULL;
-	b->nsel = nrows;
+	b->nsel = b->nrows;
 	MemoryContextSwitchTo(old);
 }
 
@@ -522,4 +561,70 @@ col_reader_reset(ColReader *r, bool forward)
 	r->have_batch = false;
 	MemoryContextReset(r->stripe_cxt);
 	MemoryContextReset(r->batch_cxt);
+}
+
+/* Index (into stripes) of the stripe holding rownum, or -1; *pos its row. */
+static int
+find_stripe(ColReader *r, uint64 rownum, uint64 *pos)
+{
+	if (r->lookup == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(GetMemoryChunkContext(r));
+		StreamLookupEntry *e = palloc(sizeof(StreamLookupEntry) * Max(r->nstripes, 1));
+		int			i;
+
+		for (i = 0; i < r->nstripes; i++)
+		{
+			StripeMeta *s = list_nth(r->stripes, i);
+
+			e[i].first = s->first_row_number;
+			e[i].last = s->last_row_number;
+			e[i].runs = s->runs;
+			e[i].nruns = s->nruns;
+		}
+		r->lookup = row_runs_lookup_build(e, r->nstripes);
+		MemoryContextSwitchTo(old);
+	}
+	return row_runs_lookup(r->lookup, rownum, pos);
+}
+
+bool
+col_fetch(ColReader *r, uint64 rownum, TupleTableSlot *slot)
+{
+	uint64		pos;
+	int			si;
+	int			lo;
+	int			hi;
+
+	if (r->desc != slot->tts_tupleDescriptor)
+		col_reader_use_desc(r, slot->tts_tupleDescriptor);
+	if (r->stripe != NULL &&
+		rownum >= r->stripe->first_row_number &&
+		rownum <= r->stripe->last_row_number &&
+		row_runs_find(r->stripe->runs, r->stripe->nruns, rownum, &pos))
+		si = r->stripe_index;
+	else
+		si = find_stripe(r, rownum, &pos);
+	if (si < 0)
+		return false;
+	load_stripe(r, si);
+	if (pos >= r->visible_rows)
+		return false;
+
+	/* the chunk group: the last one starting at or before pos */
+	lo = 0;
+	hi = r->stripe->chunk_group_count;
+	while (hi - lo > 1)
+	{
+		int			mid = lo + (hi - lo) / 2;
+
+		if (r->group_first_row[mid] <= pos)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (r->group_index != lo)
+		load_group(r, lo);
+	col_reader_store_row(r, (uint32) (pos - r->group_first_row[lo]), slot);
+	return true;
 }

@@ -22,7 +22,7 @@
 
 typedef struct ColScanDescData
 {
-	TableScanDescData base;
+	StorageScanDescData base;	/* first: shared with storage_am_rows.c */
 	ColReader  *reader;
 	/* ANALYZE: total chunk groups, and the range of the sampled block */
 	int64		analyze_groups;
@@ -39,10 +39,10 @@ col_scan_begin(Relation rel, Snapshot snapshot, int nkeys,
 {
 	ColScanDesc scan = palloc0(sizeof(ColScanDescData));
 
-	storage_am_scan_init(&scan->base, rel, snapshot, nkeys, key, pscan, flags);
+	storage_am_scan_init(&scan->base.rs, rel, snapshot, nkeys, key, pscan, flags);
 	scan->reader = col_reader_begin(rel, snapshot, NULL,
 									(ColParallelScanDescData *) pscan);
-	return &scan->base;
+	return &scan->base.rs;
 }
 
 void
@@ -51,8 +51,8 @@ col_scan_end(TableScanDesc sscan)
 	ColScanDesc scan = (ColScanDesc) sscan;
 
 	col_reader_end(scan->reader);
-	if (scan->base.rs_flags & SO_TEMP_SNAPSHOT)
-		UnregisterSnapshot(scan->base.rs_snapshot);
+	if (scan->base.rs.rs_flags & SO_TEMP_SNAPSHOT)
+		UnregisterSnapshot(scan->base.rs.rs_snapshot);
 	pfree(scan);
 }
 

@@ -93,6 +93,12 @@ ops_natts(const void *writer)
 	return col_writer_natts(writer);
 }
 
+static RowRunBuilder *
+ops_rows(void *writer)
+{
+	return &((ColWriter *) writer)->rows;
+}
+
 static void
 ops_free(void *writer)
 {
@@ -105,6 +111,7 @@ const PendingWriterOps col_writer_ops = {
 	.flush = ops_flush,
 	.pending_rows = ops_pending_rows,
 	.natts = ops_natts,
+	.rows = ops_rows,
 	.free = ops_free,
 };
 

@@ -2,8 +2,9 @@
  *
  * colcompress_handler.c
  *	  The colcompress table access method: the callback table, forwarding
- *	  to the modules that do the work (col_scan, col_writer, col_ddl).  What is not supported yet raises a clear
- *	  error instead of pretending.
+ *	  to the modules that do the work (col_scan, col_writer, col_ddl, and
+ *	  storage_am_rows for rows by TID).  TABLESAMPLE, not supported yet,
+ *	  raises a clear error.
  *
  *-------------------------------------------------------------------------
  */
@@ -26,27 +27,6 @@ static const TupleTableSlotOps *
 col_slot_callbacks(Relation rel)
 {
 	return &TTSOpsVirtual;
-}
-
-static void
-col_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid,
-				 int options, struct BulkInsertStateData *bistate)
-{
-	storage_am_refuse_if_published(&colcompress_storage_am, rel);
-	col_writer_insert(col_writer_for(rel), rel, slot, cid);
-}
-
-static void
-col_multi_insert(Relation rel, TupleTableSlot **slots, int nslots,
-				 CommandId cid, int options, struct BulkInsertStateData *bistate)
-{
-	ColWriter  *writer;
-	int			i;
-
-	storage_am_refuse_if_published(&colcompress_storage_am, rel);
-	writer = col_writer_for(rel);
-	for (i = 0; i < nslots; i++)
-		col_writer_insert(writer, rel, slots[i], cid);
 }
 
 /* End of COPY, CREATE TABLE AS, or a table rewrite: write what is buffered. */
@@ -82,24 +62,24 @@ static const TableAmRoutine colcompress_methods = {
 	.parallelscan_initialize = col_parallelscan_initialize,
 	.parallelscan_reinitialize = col_parallelscan_reinitialize,
 
-	.index_fetch_begin = todo_index_fetch_begin,
-	.index_fetch_reset = todo_index_fetch_reset,
-	.index_fetch_end = todo_index_fetch_end,
-	.index_fetch_tuple = todo_index_fetch_tuple,
+	.index_fetch_begin = storage_index_fetch_begin,
+	.index_fetch_reset = storage_index_fetch_reset,
+	.index_fetch_end = storage_index_fetch_end,
+	.index_fetch_tuple = storage_index_fetch_tuple,
 
-	.tuple_fetch_row_version = todo_tuple_fetch_row_version,
-	.tuple_tid_valid = todo_tuple_tid_valid,
-	.tuple_get_latest_tid = todo_tuple_get_latest_tid,
-	.tuple_satisfies_snapshot = todo_tuple_satisfies_snapshot,
-	.index_delete_tuples = todo_index_delete_tuples,
+	.tuple_fetch_row_version = storage_tuple_fetch_row_version,
+	.tuple_tid_valid = storage_tuple_tid_valid,
+	.tuple_get_latest_tid = storage_tuple_get_latest_tid,
+	.tuple_satisfies_snapshot = storage_tuple_satisfies_snapshot,
+	.index_delete_tuples = storage_index_delete_tuples,
 
-	.tuple_insert = col_tuple_insert,
-	.tuple_insert_speculative = todo_tuple_insert_speculative,
-	.tuple_complete_speculative = todo_tuple_complete_speculative,
-	.multi_insert = col_multi_insert,
-	.tuple_delete = todo_tuple_delete,
-	.tuple_update = todo_tuple_update,
-	.tuple_lock = todo_tuple_lock,
+	.tuple_insert = storage_tuple_insert,
+	.tuple_insert_speculative = storage_tuple_insert_speculative,
+	.tuple_complete_speculative = storage_tuple_complete_speculative,
+	.multi_insert = storage_multi_insert,
+	.tuple_delete = storage_tuple_delete,
+	.tuple_update = storage_tuple_update,
+	.tuple_lock = storage_tuple_lock,
 	.finish_bulk_insert = col_finish_bulk_insert,
 
 	.COMPAT_TAM_SET_NEW_STORAGE = col_set_new_storage,
@@ -109,15 +89,20 @@ static const TableAmRoutine colcompress_methods = {
 	.relation_vacuum = col_vacuum,
 	.scan_analyze_next_block = col_scan_analyze_next_block,
 	.scan_analyze_next_tuple = col_scan_analyze_next_tuple,
-	.index_build_range_scan = todo_index_build_range_scan,
-	.index_validate_scan = todo_index_validate_scan,
+	.index_build_range_scan = storage_index_build_range_scan,
+	.index_validate_scan = storage_index_validate_scan,
 
 	.relation_size = table_block_relation_size,
 	.relation_needs_toast_table = col_relation_needs_toast_table,
 	.relation_toast_am = col_relation_toast_am,
 	.relation_estimate_size = col_estimate_size,
 
-	/* bitmap scans come with index support */
+#ifdef COMPAT_TAM_BITMAP_ITERATES
+	.scan_bitmap_next_tuple = storage_scan_bitmap_next_tuple,
+#else
+	.scan_bitmap_next_block = storage_scan_bitmap_next_block,
+	.scan_bitmap_next_tuple = storage_scan_bitmap_next_tuple,
+#endif
 	.scan_sample_next_block = todo_scan_sample_next_block,
 	.scan_sample_next_tuple = todo_scan_sample_next_tuple,
 };

@@ -76,9 +76,40 @@ compat_extend_main_fork_to(Relation rel, BlockNumber nblocks)
  */
 #if PG_VERSION_NUM >= 160000
 #define COMPAT_TAM_SET_NEW_STORAGE relation_set_new_filelocator
+#define COMPAT_TU_ALL TU_All
 #else
 #define COMPAT_TAM_SET_NEW_STORAGE relation_set_new_filenode
 typedef bool TU_UpdateIndexes;
+#define COMPAT_TU_ALL true
+#endif
+
+/*
+ * Bitmap heap scans: up to 17 the executor iterates the bitmap and hands
+ * the AM one block at a time (scan_bitmap_next_block/_tuple); from 18 on
+ * the AM iterates scan->st.rs_tbmiterator itself in scan_bitmap_next_tuple.
+ */
+#if PG_VERSION_NUM >= 180000
+#define COMPAT_TAM_BITMAP_ITERATES 1
+#endif
+
+/* tuplesort_getdatum gained a "copy" argument in 16. */
+#include "utils/tuplesort.h"
+#if PG_VERSION_NUM >= 160000
+#define compat_tuplesort_getdatum(state, val, isnull) \
+	tuplesort_getdatum((state), true, false, (val), (isnull), NULL)
+#else
+#define compat_tuplesort_getdatum(state, val, isnull) \
+	tuplesort_getdatum((state), true, (val), (isnull), NULL)
+#endif
+
+/* heap_update reports which indexes need new entries from 16 on. */
+#if PG_VERSION_NUM >= 160000
+#define compat_heap_update(rel, otid, tup, cid, crosscheck, wait, tmfd, lockmode) \
+	heap_update((rel), (otid), (tup), (cid), (crosscheck), (wait), (tmfd), (lockmode), \
+				&(TU_UpdateIndexes) {TU_None})
+#else
+#define compat_heap_update(rel, otid, tup, cid, crosscheck, wait, tmfd, lockmode) \
+	heap_update((rel), (otid), (tup), (cid), (crosscheck), (wait), (tmfd), (lockmode))
 #endif
 
 /*

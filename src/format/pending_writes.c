@@ -47,6 +47,8 @@ typedef struct PendingWrite
 	void	   *writer;
 } PendingWrite;
 
+uint64		pending_flush_count = 0;
+
 static MemoryContext pending_cxt = NULL;
 static List *pending = NIL;
 
@@ -68,6 +70,7 @@ flush_entry(PendingWrite *p)
 
 	if (p->ops->pending_rows(p->writer) == 0)
 		return;
+	pending_flush_count++;
 	rel = relation_open(p->relid, NoLock);
 	/* a buffer for storage the relation no longer has is dropped */
 	if (RelFileNumberOf(rel) == p->relnumber)
@@ -144,6 +147,29 @@ pending_flush_for_read(Relation rel)
 							p->ops->am_name, RelationGetRelationName(rel)),
 					 errhint("Disable parallel query for this statement.")));
 		flush_entry(p);
+	}
+}
+
+void
+pending_flush_row(Relation rel, uint64 rownum)
+{
+	ListCell   *lc;
+
+	foreach(lc, pending)
+	{
+		PendingWrite *p = lfirst(lc);
+		RowRunBuilder *rows;
+		uint64		pos;
+
+		if (p->relid != RelationGetRelid(rel) ||
+			p->ops->pending_rows(p->writer) == 0)
+			continue;
+		rows = p->ops->rows(p->writer);
+		if (row_runs_find(rows->runs, rows->nruns, rownum, &pos))
+		{
+			pending_flush_for_read(rel);
+			return;
+		}
 	}
 }
 

@@ -12,6 +12,8 @@
 
 #include "utils/relcache.h"
 
+#include "format/row_runs.h"
+
 /* What the registry needs from an access method's write buffer. */
 typedef struct PendingWriterOps
 {
@@ -20,6 +22,7 @@ typedef struct PendingWriterOps
 	void		(*flush) (void *writer, Relation rel);
 	uint64		(*pending_rows) (const void *writer);
 	int			(*natts) (const void *writer);
+	RowRunBuilder *(*rows) (void *writer);	/* its rows' numbers */
 	void		(*free) (void *writer);
 } PendingWriterOps;
 
@@ -30,6 +33,15 @@ extern void *pending_writer(Relation rel, const PendingWriterOps *ops);
 
 /* Writes rel's pending rows so that a scan of rel sees them. */
 extern void pending_flush_for_read(Relation rel);
+
+/*
+ * Writes the buffer holding row number rownum of rel, if this transaction
+ * buffers it, so that fetching it by TID finds it.
+ */
+extern void pending_flush_row(Relation rel, uint64 rownum);
+
+/* Grows whenever buffered rows are written: cached stream lists go stale. */
+extern uint64 pending_flush_count;
 
 /* Forgets rel's pending rows (the storage they were for is gone). */
 extern void pending_forget(Oid relid);

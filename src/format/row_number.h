@@ -35,4 +35,25 @@ tid_to_row_number(ItemPointer tid)
 		ItemPointerGetOffsetNumber(tid) - 1;
 }
 
+/* Is rownum among the n ascending row numbers of sorted? */
+static inline bool
+row_number_in(const uint64 *sorted, int n, uint64 rownum)
+{
+	int			lo = 0;
+	int			hi = n;
+
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+
+		if (sorted[mid] == rownum)
+			return true;
+		if (sorted[mid] < rownum)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
 #endif							/* STORAGE_ENGINE_ROW_NUMBER_H */

@@ -35,11 +35,9 @@ grow(MemoryContext cxt, void *array, int *max, Size elem, int first)
 	return repalloc(array, elem * *max);
 }
 
-uint64
-row_runs_add(RowRunBuilder *b, Relation rel, CommandId cid)
+static void
+ensure_reservation(RowRunBuilder *b, Relation rel)
 {
-	uint64		rownum;
-
 	if (b->reserved_next == b->reserved_end)
 	{
 		uint64		n = b->reservation_size;
@@ -54,6 +52,21 @@ row_runs_add(RowRunBuilder *b, Relation rel, CommandId cid)
 					 errhint("Rewrite the table with VACUUM FULL.")));
 		b->reservation_size = Min(n * 2, b->reservation_limit);
 	}
+}
+
+uint64
+row_runs_peek(RowRunBuilder *b, Relation rel)
+{
+	ensure_reservation(b, rel);
+	return b->reserved_next;
+}
+
+uint64
+row_runs_add(RowRunBuilder *b, Relation rel, CommandId cid)
+{
+	uint64		rownum;
+
+	ensure_reservation(b, rel);
 	rownum = b->reserved_next++;
 
 	if (b->nruns > 0 &&
@@ -161,4 +174,66 @@ row_runs_visible(const CidRun *cids, int ncids, uint64 row_count,
 		visible = cids[i].rows_end;
 	}
 	return Min(visible, row_count);
+}
+
+static const StreamLookupEntry *sort_streams;
+
+static int
+cmp_first(const void *a, const void *b)
+{
+	uint64		fa = sort_streams[*(const int *) a].first;
+	uint64		fb = sort_streams[*(const int *) b].first;
+
+	return fa < fb ? -1 : fa > fb ? 1 : 0;
+}
+
+StreamLookup *
+row_runs_lookup_build(const StreamLookupEntry *streams, int n)
+{
+	StreamLookup *l = palloc(sizeof(StreamLookup));
+	int			i;
+
+	l->n = n;
+	l->streams = streams;
+	l->order = palloc(sizeof(int) * Max(n, 1));
+	l->max_last = palloc(sizeof(uint64) * Max(n, 1));
+	for (i = 0; i < n; i++)
+		l->order[i] = i;
+	sort_streams = streams;
+	qsort(l->order, n, sizeof(int), cmp_first);
+	for (i = 0; i < n; i++)
+	{
+		uint64		last = streams[l->order[i]].last;
+
+		l->max_last[i] = i == 0 ? last : Max(last, l->max_last[i - 1]);
+	}
+	return l;
+}
+
+int
+row_runs_lookup(const StreamLookup *l, uint64 rownum, uint64 *pos)
+{
+	int			lo = 0;
+	int			hi = l->n;
+	int			i;
+
+	/* the last stream whose first row number is <= rownum */
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+
+		if (l->streams[l->order[mid]].first <= rownum)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* walk back over streams whose ranges may still reach rownum */
+	for (i = lo - 1; i >= 0 && l->max_last[i] >= rownum; i--)
+	{
+		const StreamLookupEntry *s = &l->streams[l->order[i]];
+
+		if (rownum <= s->last && row_runs_find(s->runs, s->nruns, rownum, pos))
+			return l->order[i];
+	}
+	return -1;
 }

@@ -67,6 +67,12 @@ extern void row_runs_init(RowRunBuilder *b, MemoryContext cxt,
 extern uint64 row_runs_add(RowRunBuilder *b, Relation rel, CommandId cid);
 
 /*
+ * The row number row_runs_add will give the next row (reserving numbers
+ * if needed), without using it.
+ */
+extern uint64 row_runs_peek(RowRunBuilder *b, Relation rel);
+
+/*
  * Forgets the rows after their stream was written (the arrays' memory
  * goes with the owner's reset of cxt).  Reserved numbers stay reserved.
  */
@@ -94,5 +100,38 @@ extern uint64 row_runs_nth(const RowRun *runs, int nruns, uint64 index);
 extern uint64 row_runs_visible(const CidRun *cids, int ncids,
 							   uint64 row_count, bool written_by_me,
 							   Snapshot snapshot);
+
+/*
+ * Which of a relation's streams holds a row number.  Streams' row-number
+ * ranges may overlap (writers interleave their reservations), so the
+ * lookup sorts them by first row number and keeps the running maximum of
+ * their last row numbers to know how far back a range may still reach.
+ */
+typedef struct StreamLookupEntry
+{
+	uint64		first;			/* first and last row number of the stream */
+	uint64		last;
+	const RowRun *runs;
+	int			nruns;
+} StreamLookupEntry;
+
+typedef struct StreamLookup
+{
+	int			n;
+	const StreamLookupEntry *streams;	/* as given, [n] */
+	int		   *order;			/* stream indexes by first row number */
+	uint64	   *max_last;		/* largest last among order[0..i] */
+} StreamLookup;
+
+/* Builds the lookup over streams[n] (kept by reference) in CurrentMemoryContext. */
+extern StreamLookup *row_runs_lookup_build(const StreamLookupEntry *streams,
+										   int n);
+
+/*
+ * Index into streams of the stream holding rownum, with the row's position
+ * in that stream in *pos; -1 when none holds it.
+ */
+extern int	row_runs_lookup(const StreamLookup *lookup, uint64 rownum,
+							uint64 *pos);
 
 #endif							/* STORAGE_ENGINE_ROW_RUNS_H */

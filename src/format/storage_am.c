@@ -32,6 +32,7 @@
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
 
+#include "catalog/row_marks.h"
 #include "format/pending_writes.h"
 #include "format/storage.h"
 #include "format/storage_am.h"
@@ -61,7 +62,10 @@ forget_storage(const StorageAm *am, Relation rel)
 	if (!smgrexists(RelationGetSmgr(rel), MAIN_FORKNUM))
 		return;
 	if (storage_read_meta(rel, &meta))
+	{
 		am->delete_metadata(meta.storage_id);
+		row_mark_delete_storage(meta.storage_id);
+	}
 }
 
 void

@@ -34,9 +34,30 @@ typedef struct StorageAm
 	void		(*delete_metadata) (uint64 storage_id);
 	/* visible rows of the relation under snapshot */
 	uint64		(*count_rows) (Relation rel, Snapshot snapshot);
+
+	/*
+	 * Fetching rows by row number (storage_am_rows.c): a fetcher sees the
+	 * streams snapshot sees, keeps the last unit it decoded, and stores a
+	 * row with all columns into slot; fetch is false when no stream it
+	 * sees holds the row, or the row is this transaction's and snapshot's
+	 * command may not see it.  Deletes are not its business.
+	 */
+	void	   *(*fetch_begin) (Relation rel, Snapshot snapshot);
+	bool		(*fetch) (void *fetcher, uint64 rownum, TupleTableSlot *slot);
+	void		(*fetch_end) (void *fetcher);
 	/* errhint of CLUSTER's refusal */
 	const char *cluster_hint;
 } StorageAm;
+
+/*
+ * The head of both access methods' scan descriptors: what the shared row
+ * access code (storage_am_rows.c) keeps per scan.
+ */
+typedef struct StorageScanDescData
+{
+	TableScanDescData rs;
+	struct StorageBitmap *bitmap;	/* bitmap heap scans; NULL until used */
+} StorageScanDescData;
 
 /*
  * Full-page-image WAL cannot be decoded logically: a published table would
@@ -91,5 +112,107 @@ extern void storage_am_relation_dropped(const StorageAm *am, Relation rel);
  */
 extern void storage_am_analyze_units(BlockNumber block, BlockNumber nblocks,
 									 int64 nunits, int64 *first, int64 *end);
+
+/*
+ * ---- Rows by TID (storage_am_rows.c) ----
+ *
+ * Table-AM callbacks both access methods share: index scans, fetching,
+ * locking, deleting and updating rows by TID, index builds and bitmap
+ * scans.  Row data comes from the access method's fetcher (StorageAm),
+ * deletes and locks from row marks (catalog/row_marks.h).
+ */
+
+/* The record of rel's access method if it is one of ours, else NULL. */
+extern const StorageAm *storage_am_for(Relation rel);
+
+extern void storage_rows_init(void);
+
+extern struct IndexFetchTableData *storage_index_fetch_begin(Relation rel);
+extern void storage_index_fetch_reset(struct IndexFetchTableData *scan);
+extern void storage_index_fetch_end(struct IndexFetchTableData *scan);
+extern bool storage_index_fetch_tuple(struct IndexFetchTableData *scan,
+									  ItemPointer tid, Snapshot snapshot,
+									  TupleTableSlot *slot, bool *call_again,
+									  bool *all_dead);
+extern bool storage_tuple_fetch_row_version(Relation rel, ItemPointer tid,
+											Snapshot snapshot,
+											TupleTableSlot *slot);
+extern bool storage_tuple_tid_valid(TableScanDesc scan, ItemPointer tid);
+extern void storage_tuple_get_latest_tid(TableScanDesc scan, ItemPointer tid);
+extern bool storage_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
+											 Snapshot snapshot);
+extern TransactionId storage_index_delete_tuples(Relation rel,
+												 TM_IndexDeleteOp *delstate);
+extern void storage_tuple_insert(Relation rel, TupleTableSlot *slot,
+								 CommandId cid, int options,
+								 struct BulkInsertStateData *bistate);
+extern void storage_multi_insert(Relation rel, TupleTableSlot **slots,
+								 int nslots, CommandId cid, int options,
+								 struct BulkInsertStateData *bistate);
+extern void storage_tuple_insert_speculative(Relation rel, TupleTableSlot *slot,
+											 CommandId cid, int options,
+											 struct BulkInsertStateData *bistate,
+											 uint32 specToken);
+extern void storage_tuple_complete_speculative(Relation rel,
+											   TupleTableSlot *slot,
+											   uint32 specToken,
+											   bool succeeded);
+extern TM_Result storage_tuple_delete(Relation rel, ItemPointer tid,
+									  CommandId cid, Snapshot snapshot,
+									  Snapshot crosscheck, bool wait,
+									  TM_FailureData *tmfd, bool changingPart);
+extern TM_Result storage_tuple_update(Relation rel, ItemPointer otid,
+									  TupleTableSlot *slot, CommandId cid,
+									  Snapshot snapshot, Snapshot crosscheck,
+									  bool wait, TM_FailureData *tmfd,
+									  LockTupleMode *lockmode,
+									  TU_UpdateIndexes *update_indexes);
+extern TM_Result storage_tuple_lock(Relation rel, ItemPointer tid,
+									Snapshot snapshot, TupleTableSlot *slot,
+									CommandId cid, LockTupleMode mode,
+									LockWaitPolicy wait_policy, uint8 flags,
+									TM_FailureData *tmfd);
+extern double storage_index_build_range_scan(Relation table_rel,
+											 Relation index_rel,
+											 struct IndexInfo *index_info,
+											 bool allow_sync, bool anyvisible,
+											 bool progress,
+											 BlockNumber start_blockno,
+											 BlockNumber numblocks,
+											 IndexBuildCallback callback,
+											 void *callback_state,
+											 TableScanDesc scan);
+extern void storage_index_validate_scan(Relation table_rel, Relation index_rel,
+										struct IndexInfo *index_info,
+										Snapshot snapshot,
+										struct ValidateIndexState *state);
+#ifdef COMPAT_TAM_BITMAP_ITERATES
+extern bool storage_scan_bitmap_next_tuple(TableScanDesc scan,
+										   TupleTableSlot *slot, bool *recheck,
+										   uint64 *lossy_pages,
+										   uint64 *exact_pages);
+#else
+extern bool storage_scan_bitmap_next_block(TableScanDesc scan,
+										   struct TBMIterateResult *tbmres);
+extern bool storage_scan_bitmap_next_tuple(TableScanDesc scan,
+										   struct TBMIterateResult *tbmres,
+										   TupleTableSlot *slot);
+#endif
+
+/*
+ * DELETE, UPDATE and row locks hold rel's DML lock in a shared mode to the
+ * end of the transaction; a rewrite that gives rows new row numbers while
+ * writers run (colcompress_merge) takes it exclusively, so that no delete,
+ * update or lock is left behind on a row number the rewrite retires.
+ */
+extern void storage_lock_for_dml(Relation rel);
+extern void storage_lock_for_rewrite(Relation rel);
+
+/*
+ * Row numbers among [first, last] that snapshot sees deleted, for scans
+ * (see row_mark_deleted_rows); NULL when none.
+ */
+extern uint64 *storage_deleted_rows(Relation rel, uint64 first, uint64 last,
+									Snapshot snapshot, int *n);
 
 #endif							/* STORAGE_ENGINE_STORAGE_AM_H */

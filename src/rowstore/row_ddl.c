@@ -12,6 +12,7 @@
 #include "catalog/batch_meta.h"
 #include "format/storage_am.h"
 #include "rowstore/row_ddl.h"
+#include "rowstore/row_reader.h"
 #include "rowstore/row_scan.h"
 #include "rowstore/row_tableam.h"
 #include "rowstore/row_writer.h"
@@ -22,6 +23,27 @@ insert_row(void *writer, Relation rel, TupleTableSlot *slot, CommandId cid)
 	row_writer_insert(writer, rel, slot, cid);
 }
 
+static void *
+fetch_begin(Relation rel, Snapshot snapshot)
+{
+	RowReader  *r = row_reader_begin(rel, snapshot, NULL);
+
+	r->keep_deleted = true;
+	return r;
+}
+
+static bool
+fetch(void *fetcher, uint64 rownum, TupleTableSlot *slot)
+{
+	return row_fetch(fetcher, rownum, slot);
+}
+
+static void
+fetch_end(void *fetcher)
+{
+	row_reader_end(fetcher);
+}
+
 const StorageAm rowcompress_storage_am = {
 	.name = "rowcompress",
 	.is_am = is_rowcompress,
@@ -30,6 +52,9 @@ const StorageAm rowcompress_storage_am = {
 	.insert = insert_row,
 	.delete_metadata = batch_meta_delete_storage,
 	.count_rows = row_count_rows,
+	.fetch_begin = fetch_begin,
+	.fetch = fetch,
+	.fetch_end = fetch_end,
 	.cluster_hint = "Use VACUUM FULL, or rewrite the table with INSERT ... SELECT ... ORDER BY.",
 };
 

@@ -33,6 +33,7 @@
 #include "codec/codec.h"
 #include "format/row_number.h"
 #include "format/storage.h"
+#include "format/storage_am.h"
 #include "rowstore/row_reader.h"
 
 static void
@@ -120,6 +121,30 @@ row_reader_total_rows(RowReader *r)
 	foreach(lc, r->batches)
 		total += batch_visible_rows(lfirst(lc), r->snapshot);
 	return total;
+}
+
+/* Removes the rows the snapshot sees deleted from the loaded batch. */
+static void
+drop_deleted_rows(RowReader *r)
+{
+	int			ndeleted;
+	uint64	   *deleted = storage_deleted_rows(r->rel, r->batch->first_row_number,
+											   r->batch->last_row_number,
+											   r->snapshot, &ndeleted);
+	uint32		i;
+	uint32		k = 0;
+
+	if (deleted == NULL)
+		return;
+	for (i = 0; i < r->nrows; i++)
+	{
+		if (row_number_in(deleted, ndeleted, r->rownums[i]))
+			continue;
+		r->row_offsets[k] = r->row_offsets[i];
+		r->rownums[k] = r->rownums[i];
+		k++;
+	}
+	r->nrows = k;
 }
 
 void
@@ -212,6 +237,8 @@ row_reader_load_batch(RowReader *r, int index)
 	r->batch = b;
 	r->batch_index = index;
 	r->nrows = (uint32) batch_visible_rows(b, r->snapshot);
+	if (!r->keep_deleted)
+		drop_deleted_rows(r);
 	MemoryContextSwitchTo(old);
 }
 
@@ -301,69 +328,29 @@ row_reader_store_row(RowReader *r, uint32 i, TupleTableSlot *slot)
 	slot->tts_tableOid = RelationGetRelid(r->rel);
 }
 
-/* The lookup structure of row_fetch, built on first use. */
-static void
-build_row_index(RowReader *r)
-{
-	MemoryContext old = MemoryContextSwitchTo(r->cxt);
-	int			n = r->nbatches;
-	int			i;
-	int			j;
-
-	r->by_first = palloc(sizeof(int) * Max(n, 1));
-	r->max_last = palloc(sizeof(uint64) * Max(n, 1));
-	for (i = 0; i < n; i++)
-		r->by_first[i] = i;
-	/* insertion sort: batches are nearly in row-number order already */
-	for (i = 1; i < n; i++)
-	{
-		int			x = r->by_first[i];
-		uint64		key = ((BatchMeta *) list_nth(r->batches, x))->first_row_number;
-
-		for (j = i - 1; j >= 0 &&
-			 ((BatchMeta *) list_nth(r->batches, r->by_first[j]))->first_row_number > key; j--)
-			r->by_first[j + 1] = r->by_first[j];
-		r->by_first[j + 1] = x;
-	}
-	for (i = 0; i < n; i++)
-	{
-		uint64		last = ((BatchMeta *) list_nth(r->batches, r->by_first[i]))->last_row_number;
-
-		r->max_last[i] = i == 0 ? last : Max(last, r->max_last[i - 1]);
-	}
-	MemoryContextSwitchTo(old);
-}
-
 /* Index (into batches) of the batch holding rownum, or -1; *pos its row. */
 static int
 find_batch(RowReader *r, uint64 rownum, uint64 *pos)
 {
-	int			lo = 0;
-	int			hi = r->nbatches;
-	int			i;
-
-	if (r->by_first == NULL)
-		build_row_index(r);
-	/* the last batch whose first row number is <= rownum */
-	while (lo < hi)
+	if (r->lookup == NULL)
 	{
-		int			mid = lo + (hi - lo) / 2;
+		MemoryContext old = MemoryContextSwitchTo(r->cxt);
+		StreamLookupEntry *e = palloc(sizeof(StreamLookupEntry) * Max(r->nbatches, 1));
+		int			i;
 
-		if (((BatchMeta *) list_nth(r->batches, r->by_first[mid]))->first_row_number <= rownum)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	/* walk back over batches whose ranges may still reach rownum */
-	for (i = lo - 1; i >= 0 && r->max_last[i] >= rownum; i--)
-	{
-		BatchMeta  *b = list_nth(r->batches, r->by_first[i]);
+		for (i = 0; i < r->nbatches; i++)
+		{
+			BatchMeta  *b = list_nth(r->batches, i);
 
-		if (rownum <= b->last_row_number &&
-			row_runs_find(b->runs, b->nruns, rownum, pos))
-			return r->by_first[i];
+			e[i].first = b->first_row_number;
+			e[i].last = b->last_row_number;
+			e[i].runs = b->runs;
+			e[i].nruns = b->nruns;
+		}
+		r->lookup = row_runs_lookup_build(e, r->nbatches);
+		MemoryContextSwitchTo(old);
 	}
-	return -1;
+	return row_runs_lookup(r->lookup, rownum, pos);
 }
 
 bool

@@ -46,9 +46,8 @@ typedef struct RowReader
 	uint64	   *rownums;		/* [row_count] row number of each row */
 	uint32		nrows;			/* rows visible to the snapshot */
 
-	/* row_fetch: batch indexes ordered by first row number */
-	int		   *by_first;
-	uint64	   *max_last;		/* [i]: largest last row number in by_first[0..i] */
+	StreamLookup *lookup;		/* row_fetch's, built on first use */
+	bool		keep_deleted;	/* row_fetch: positions must stay the stored ones */
 
 	MemoryContext batch_cxt;	/* the loaded batch; reset when moving on */
 	MemoryContext cxt;			/* the reader's own allocations */

@@ -22,7 +22,7 @@
 
 typedef struct RowScanDescData
 {
-	TableScanDescData base;
+	StorageScanDescData base;	/* first: shared with storage_am_rows.c */
 	RowReader  *reader;
 	int64		pos;			/* row of the batch last returned */
 	bool		have_batch;
@@ -40,10 +40,10 @@ row_scan_begin(Relation rel, Snapshot snapshot, int nkeys,
 {
 	RowScanDesc scan = palloc0(sizeof(RowScanDescData));
 
-	storage_am_scan_init(&scan->base, rel, snapshot, nkeys, key, pscan, flags);
+	storage_am_scan_init(&scan->base.rs, rel, snapshot, nkeys, key, pscan, flags);
 	scan->reader = row_reader_begin(rel, snapshot,
 									(RowParallelScanDescData *) pscan);
-	return &scan->base;
+	return &scan->base.rs;
 }
 
 void
@@ -52,8 +52,8 @@ row_scan_end(TableScanDesc sscan)
 	RowScanDesc scan = (RowScanDesc) sscan;
 
 	row_reader_end(scan->reader);
-	if (scan->base.rs_flags & SO_TEMP_SNAPSHOT)
-		UnregisterSnapshot(scan->base.rs_snapshot);
+	if (scan->base.rs.rs_flags & SO_TEMP_SNAPSHOT)
+		UnregisterSnapshot(scan->base.rs.rs_snapshot);
 	pfree(scan);
 }
 

@@ -103,6 +103,8 @@ rowcompress_verify(PG_FUNCTION_ARGS)
 	}
 
 	r = row_reader_begin(v.rel, GetActiveSnapshot(), NULL);
+	/* row_fetch checks need the stored positions */
+	r->keep_deleted = true;
 	foreach(lc, r->batches)
 	{
 		BatchMeta  *b = lfirst(lc);

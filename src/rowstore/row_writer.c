@@ -81,6 +81,12 @@ ops_natts(const void *writer)
 	return row_writer_natts(writer);
 }
 
+static RowRunBuilder *
+ops_rows(void *writer)
+{
+	return &((RowWriter *) writer)->rows;
+}
+
 static void
 ops_free(void *writer)
 {
@@ -93,6 +99,7 @@ const PendingWriterOps row_writer_ops = {
 	.flush = ops_flush,
 	.pending_rows = ops_pending_rows,
 	.natts = ops_natts,
+	.rows = ops_rows,
 	.free = ops_free,
 };
 

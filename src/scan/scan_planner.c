@@ -23,17 +23,20 @@
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
+#include "optimizer/plancat.h"
 #include "optimizer/paths.h"
 #include "optimizer/restrictinfo.h"
 #include "parser/parsetree.h"
 #include "utils/rel.h"
 
+#include "catalog/options.h"
 #include "colstore/col_tableam.h"
 #include "guc.h"
 #include "scan/prune.h"
 #include "scan/scan_internal.h"
 
 static set_rel_pathlist_hook_type prev_set_rel_pathlist = NULL;
+static get_relation_info_hook_type prev_get_relation_info = NULL;
 
 static Plan *plan_col_path(PlannerInfo *root, RelOptInfo *rel,
 						   CustomPath *best_path, List *tlist,
@@ -112,6 +115,39 @@ make_col_path(PlannerInfo *root, RelOptInfo *rel, int natts, int nused,
 	return path;
 }
 
+static bool
+index_paths_allowed(Oid relid)
+{
+	ColcompressOptions opts;
+
+	if (!storage_engine_enable_columnar_index_scan)
+		return false;
+	colcompress_options_get(relid, &opts);
+	return opts.index_scan;
+}
+
+/*
+ * Index, index-only and bitmap scans are planned from rel->indexlist: an
+ * empty list keeps them out before any path is built.
+ */
+static void
+col_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent,
+					  RelOptInfo *rel)
+{
+	Relation	relation;
+	bool		ours;
+
+	if (prev_get_relation_info)
+		prev_get_relation_info(root, relid, inhparent, rel);
+	if (rel->indexlist == NIL)
+		return;
+	relation = table_open(relid, NoLock);
+	ours = is_colcompress(relation);
+	table_close(relation, NoLock);
+	if (ours && !index_paths_allowed(relid))
+		rel->indexlist = NIL;
+}
+
 static void
 col_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 					 RangeTblEntry *rte)
@@ -124,8 +160,9 @@ col_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	if (prev_set_rel_pathlist)
 		prev_set_rel_pathlist(root, rel, rti, rte);
 
+	/* TABLESAMPLE is the sample scan's business */
 	if (rel->reloptkind != RELOPT_BASEREL || rte->rtekind != RTE_RELATION ||
-		rte->relkind == RELKIND_PARTITIONED_TABLE)
+		rte->relkind == RELKIND_PARTITIONED_TABLE || rte->tablesample != NULL)
 		return;
 	relation = table_open(rte->relid, NoLock);
 	if (!is_colcompress(relation))
@@ -191,6 +228,8 @@ plan_col_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 void
 col_scan_planner_init(void)
 {
+	prev_get_relation_info = get_relation_info_hook;
+	get_relation_info_hook = col_get_relation_info;
 	prev_set_rel_pathlist = set_rel_pathlist_hook;
 	set_rel_pathlist_hook = col_set_rel_pathlist;
 }

@@ -127,11 +127,17 @@ DROP PUBLICATION pub_col;
 INSERT INTO published VALUES (1);
 SELECT count(*) FROM published;
 
--- not supported yet: clear errors
-CREATE INDEX ON published (a);
+-- DELETE and UPDATE of a published table are refused as well
+SET client_min_messages = error;
+CREATE PUBLICATION pub_col FOR TABLE published;
+RESET client_min_messages;
 DELETE FROM published;
 UPDATE published SET a = 2;
-SELECT * FROM published FOR UPDATE;
+DROP PUBLICATION pub_col;
+SELECT count(*) FROM published;
+
+-- not supported yet: clear errors
+SELECT * FROM published TABLESAMPLE SYSTEM (50);
 
 -- DROP removes the metadata
 DROP TABLE big, vf, amswitch, ctas, selinto, parted, tmp_col, unl_col, published, fresh, frozen_probe CASCADE;

@@ -149,11 +149,17 @@ DROP PUBLICATION pub_col;
 INSERT INTO published VALUES (1);
 SELECT count(*) FROM published;
 
--- not supported yet: clear errors
-CREATE INDEX ON published (a);
+-- DELETE and UPDATE of a published table are refused as well
+SET client_min_messages = error;
+CREATE PUBLICATION pub_col FOR TABLE published;
+RESET client_min_messages;
 DELETE FROM published;
 UPDATE published SET a = 2;
-SELECT * FROM published FOR UPDATE;
+DROP PUBLICATION pub_col;
+SELECT count(*) FROM published;
+
+-- not supported yet: clear errors
+SELECT * FROM published TABLESAMPLE SYSTEM (50);
 
 -- damage is an ERROR naming the table and the batch, and verify reports it
 -- (here the metadata is made to disagree with the stored bytes)

@@ -1,0 +1,473 @@
+/*-------------------------------------------------------------------------
+ *
+ * row_marks.c
+ *	  Owns engine.row_mark: the row-level locks, deletes and updates of
+ *	  both access methods (see row_marks.h).
+ *
+ *	  Stored rows never change, so a row's life after its insert is told
+ *	  by marks, which are heap tuples, and PostgreSQL's heap does the
+ *	  concurrency: a row's first mark ("original", successor NULL) is
+ *	  inserted frozen, visible to every snapshot at once and harmless if
+ *	  the transaction that made it aborts (it says only "this row exists").
+ *	  heap_lock_tuple on it is a row lock with all of heap's rules (lock
+ *	  modes, multixacts, NOWAIT, SKIP LOCKED, deadlock detection), and
+ *	  heap_update of it into a tombstone is a delete or update whose
+ *	  visibility, rollback and savepoints are heap's.  A concurrent writer
+ *	  that waited gets TM_Updated with the tombstone's TID, from which the
+ *	  row's new version is found: that is how EvalPlanQual follows it.
+ *
+ *	  Creating the original is the only step heap cannot serialize (two
+ *	  sessions could insert one each): a short heavyweight tuple lock on
+ *	  the table's own TID of the row covers it.  Once the original's
+ *	  updater has committed and no snapshot needs it, heap pruning removes
+ *	  it and the tombstone alone says the row is gone.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "access/genam.h"
+#include "access/heapam.h"
+#include "access/htup_details.h"
+#include "access/stratnum.h"
+#include "access/table.h"
+#include "access/xact.h"
+#include "storage/bufmgr.h"
+#include "storage/lmgr.h"
+#include "utils/fmgroids.h"
+#include "utils/snapmgr.h"
+
+#include "catalog/meta_tables.h"
+#include "catalog/row_marks.h"
+#include "format/row_number.h"
+
+#define Anum_row_mark_storage_id	1
+#define Anum_row_mark_row_number	2
+#define Anum_row_mark_successor		3
+#define Natts_row_mark				3
+
+/* What the marks of one row say, for a writer. */
+typedef struct MarkState
+{
+	bool		has_original;
+	ItemPointerData original;	/* TID in engine.row_mark */
+	bool		retired;		/* no original left: a committed tombstone */
+	uint64		successor;
+} MarkState;
+
+static int
+row_keys(ScanKey keys, uint64 storage_id, uint64 rownum)
+{
+	meta_storage_key(&keys[0], Anum_row_mark_storage_id, storage_id);
+	ScanKeyInit(&keys[1], Anum_row_mark_row_number, BTEqualStrategyNumber,
+				F_INT8EQ, Int64GetDatum((int64) rownum));
+	return 2;
+}
+
+static bool
+tuple_successor(HeapTuple tuple, TupleDesc desc, uint64 *successor)
+{
+	bool		isnull;
+	Datum		d = heap_getattr(tuple, Anum_row_mark_successor, desc, &isnull);
+
+	if (!isnull)
+		*successor = (uint64) DatumGetInt64(d);
+	return !isnull;
+}
+
+/*
+ * The row's original mark, in any state, and when it is gone the
+ * successor its committed (or our own) tombstone names.
+ */
+static void
+find_marks(Relation markrel, uint64 storage_id, uint64 rownum, MarkState *st)
+{
+	ScanKeyData keys[2];
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	uint64		successor;
+
+	memset(st, 0, sizeof(MarkState));
+	scan = systable_beginscan(markrel, meta_table_relid("row_mark_key"), true,
+							  SnapshotAny, row_keys(keys, storage_id, rownum),
+							  keys);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		if (!tuple_successor(tuple, RelationGetDescr(markrel), &successor))
+		{
+			st->has_original = true;
+			st->original = tuple->t_self;
+			break;
+		}
+	}
+	systable_endscan(scan);
+	if (st->has_original)
+		return;
+
+	scan = systable_beginscan(markrel, meta_table_relid("row_mark_key"), true,
+							  SnapshotSelf, row_keys(keys, storage_id, rownum),
+							  keys);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		if (tuple_successor(tuple, RelationGetDescr(markrel), &successor))
+		{
+			st->retired = true;
+			st->successor = successor;
+		}
+	}
+	systable_endscan(scan);
+}
+
+static HeapTuple
+form_mark(Relation markrel, uint64 storage_id, uint64 rownum,
+		  bool has_successor, uint64 successor)
+{
+	Datum		values[Natts_row_mark];
+	bool		nulls[Natts_row_mark] = {false, false, !has_successor};
+
+	values[0] = Int64GetDatum((int64) storage_id);
+	values[1] = Int64GetDatum((int64) rownum);
+	values[2] = Int64GetDatum((int64) successor);
+	return heap_form_tuple(RelationGetDescr(markrel), values, nulls);
+}
+
+/* Finds the row's marks, creating its original when it has none. */
+static void
+ensure_original(Relation markrel, Relation rel, uint64 storage_id,
+				uint64 rownum, CommandId cid, MarkState *st)
+{
+	ItemPointerData tid;
+
+	find_marks(markrel, storage_id, rownum, st);
+	if (st->has_original || st->retired)
+		return;
+
+	/* the heavyweight lock on our TID makes the check-and-insert atomic */
+	row_number_to_tid(rownum, &tid);
+	LockTuple(rel, &tid, ExclusiveLock);
+	find_marks(markrel, storage_id, rownum, st);
+	if (!st->has_original && !st->retired)
+	{
+		HeapTuple	tuple = form_mark(markrel, storage_id, rownum, false, 0);
+
+		heap_insert(markrel, tuple, cid, HEAP_INSERT_FROZEN, NULL);
+		meta_index_insert(markrel, tuple);
+		st->has_original = true;
+		st->original = tuple->t_self;
+	}
+	UnlockTuple(rel, &tid, ExclusiveLock);
+}
+
+/*
+ * A failed lock or update of the original: tmfd->ctid is the tombstone
+ * that replaced it; translate it to the row's TIDs.
+ */
+static TM_Result
+translate_failure(Relation markrel, TM_Result result, uint64 rownum,
+				  TM_FailureData *tmfd, uint64 *successor_out)
+{
+	HeapTupleData tuple;
+	Buffer		buffer;
+	uint64		successor = ROW_MARK_DELETED;
+
+	if (result != TM_Updated && result != TM_Deleted &&
+		result != TM_SelfModified)
+		return result;
+
+	/* ctid: the tombstone; the original itself if it was never replaced */
+	tuple.t_self = tmfd->ctid;
+	if (heap_fetch(markrel, SnapshotAny, &tuple, &buffer, false))
+	{
+		if (!tuple_successor(&tuple, RelationGetDescr(markrel), &successor))
+			successor = ROW_MARK_DELETED;
+		ReleaseBuffer(buffer);
+	}
+	if (successor_out)
+		*successor_out = successor;
+
+	if (successor == ROW_MARK_DELETED)
+	{
+		row_number_to_tid(rownum, &tmfd->ctid);
+		return result == TM_SelfModified ? result : TM_Deleted;
+	}
+	row_number_to_tid(successor, &tmfd->ctid);
+	return result == TM_SelfModified ? result : TM_Updated;
+}
+
+/* The row is retired for good (its original was pruned away). */
+static TM_Result
+retired_result(const MarkState *st, uint64 rownum, TM_FailureData *tmfd,
+			   uint64 *successor_out)
+{
+	tmfd->xmax = FrozenTransactionId;
+	tmfd->cmax = InvalidCommandId;
+	tmfd->traversed = false;
+	if (successor_out)
+		*successor_out = st->successor;
+	if (st->successor == ROW_MARK_DELETED)
+	{
+		row_number_to_tid(rownum, &tmfd->ctid);
+		return TM_Deleted;
+	}
+	row_number_to_tid(st->successor, &tmfd->ctid);
+	return TM_Updated;
+}
+
+static TM_Result
+lock_original(Relation markrel, const MarkState *st, CommandId cid,
+			  LockTupleMode mode, LockWaitPolicy wait_policy,
+			  TM_FailureData *tmfd)
+{
+	HeapTupleData tuple;
+	Buffer		buffer;
+	TM_Result	result;
+
+	tuple.t_self = st->original;
+	result = heap_lock_tuple(markrel, &tuple, cid, mode, wait_policy, false,
+							 &buffer, tmfd);
+	ReleaseBuffer(buffer);
+	return result;
+}
+
+TM_Result
+row_mark_lock(Relation rel, uint64 storage_id, uint64 rownum, CommandId cid,
+			  LockTupleMode mode, LockWaitPolicy wait_policy,
+			  TM_FailureData *tmfd, uint64 *successor)
+{
+	Relation	markrel = meta_table_open("row_mark", RowExclusiveLock);
+	MarkState	st;
+	TM_Result	result;
+
+	ensure_original(markrel, rel, storage_id, rownum, cid, &st);
+	if (!st.has_original)
+		result = retired_result(&st, rownum, tmfd, successor);
+	else
+	{
+		result = lock_original(markrel, &st, cid, mode, wait_policy, tmfd);
+		result = translate_failure(markrel, result, rownum, tmfd, successor);
+	}
+	table_close(markrel, NoLock);
+	return result;
+}
+
+TM_Result
+row_mark_retire(Relation rel, uint64 storage_id, uint64 rownum,
+				uint64 successor, CommandId cid, Snapshot crosscheck,
+				bool wait, LockTupleMode lockmode, TM_FailureData *tmfd)
+{
+	Relation	markrel = meta_table_open("row_mark", RowExclusiveLock);
+	MarkState	st;
+	TM_Result	result;
+
+	ensure_original(markrel, rel, storage_id, rownum, cid, &st);
+	if (!st.has_original)
+	{
+		table_close(markrel, NoLock);
+		return retired_result(&st, rownum, tmfd, NULL);
+	}
+
+	/*
+	 * heap_update of a mark takes only the no-key lock (the mark table has
+	 * no keys); a change that must exclude FOR KEY SHARE lockers takes the
+	 * stronger lock first.
+	 */
+	result = TM_Ok;
+	if (lockmode == LockTupleExclusive)
+		result = lock_original(markrel, &st, cid, LockTupleExclusive,
+							   wait ? LockWaitBlock : LockWaitError, tmfd);
+	if (result == TM_Ok)
+	{
+		HeapTuple	tombstone = form_mark(markrel, storage_id, rownum, true,
+										  successor);
+		LockTupleMode ignored;
+
+		result = compat_heap_update(markrel, &st.original, tombstone, cid,
+									crosscheck, wait, tmfd, &ignored);
+		if (result == TM_Ok && !HeapTupleIsHeapOnly(tombstone))
+			meta_index_insert(markrel, tombstone);
+	}
+	result = translate_failure(markrel, result, rownum, tmfd, NULL);
+	table_close(markrel, NoLock);
+	return result;
+}
+
+/*
+ * A SnapshotDirty reports in xmin/xmax what the last tuple it looked at
+ * was waiting on; a scan over several versions must keep what any of them
+ * said.
+ */
+typedef struct DirtyWait
+{
+	TransactionId xmin;
+	TransactionId xmax;
+} DirtyWait;
+
+static void
+dirty_collect(Snapshot snapshot, DirtyWait *w)
+{
+	if (snapshot->snapshot_type != SNAPSHOT_DIRTY)
+		return;
+	if (TransactionIdIsValid(snapshot->xmin))
+		w->xmin = snapshot->xmin;
+	if (TransactionIdIsValid(snapshot->xmax))
+		w->xmax = snapshot->xmax;
+}
+
+bool
+row_mark_visible(uint64 storage_id, uint64 rownum, Snapshot snapshot)
+{
+	Relation	markrel;
+	ScanKeyData keys[2];
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	bool		any = false;
+	bool		original = false;
+	DirtyWait	wait = {InvalidTransactionId, InvalidTransactionId};
+	uint64		successor;
+
+	if (snapshot->snapshot_type == SNAPSHOT_ANY)
+		return true;
+	markrel = meta_table_open("row_mark", AccessShareLock);
+	scan = systable_beginscan(markrel, meta_table_relid("row_mark_key"), true,
+							  snapshot, row_keys(keys, storage_id, rownum),
+							  keys);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		dirty_collect(snapshot, &wait);
+		any = true;
+		if (!tuple_successor(tuple, RelationGetDescr(markrel), &successor))
+			original = true;
+	}
+	systable_endscan(scan);
+	table_close(markrel, AccessShareLock);
+	if (snapshot->snapshot_type == SNAPSHOT_DIRTY)
+	{
+		snapshot->xmin = wait.xmin;
+		snapshot->xmax = wait.xmax;
+	}
+	return !any || original;
+}
+
+static int
+cmp_uint64(const void *a, const void *b)
+{
+	uint64		x = *(const uint64 *) a;
+	uint64		y = *(const uint64 *) b;
+
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+uint64 *
+row_mark_deleted_rows(uint64 storage_id, uint64 first, uint64 last,
+					  Snapshot snapshot, int *n)
+{
+	Relation	markrel;
+	ScanKeyData keys[3];
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	uint64	   *rows = NULL;
+	uint64	   *live = NULL;
+	int			nrows = 0;
+	int			nlive = 0;
+	int			max = 0;
+	int			maxlive = 0;
+	uint64		successor;
+	int			i;
+	int			j;
+	int			k;
+
+	*n = 0;
+	if (snapshot == NULL || snapshot->snapshot_type == SNAPSHOT_ANY)
+		return NULL;
+	markrel = meta_table_open("row_mark", AccessShareLock);
+	meta_storage_key(&keys[0], Anum_row_mark_storage_id, storage_id);
+	ScanKeyInit(&keys[1], Anum_row_mark_row_number, BTGreaterEqualStrategyNumber,
+				F_INT8GE, Int64GetDatum((int64) first));
+	ScanKeyInit(&keys[2], Anum_row_mark_row_number, BTLessEqualStrategyNumber,
+				F_INT8LE, Int64GetDatum((int64) last));
+	scan = systable_beginscan(markrel, meta_table_relid("row_mark_key"), true,
+							  snapshot, 3, keys);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		bool		isnull;
+		uint64		rownum = (uint64) DatumGetInt64(heap_getattr(tuple, Anum_row_mark_row_number,
+																 RelationGetDescr(markrel), &isnull));
+
+		if (tuple_successor(tuple, RelationGetDescr(markrel), &successor))
+		{
+			if (nrows == max)
+			{
+				max = max == 0 ? 64 : max * 2;
+				rows = rows == NULL ? palloc(sizeof(uint64) * max) :
+					repalloc(rows, sizeof(uint64) * max);
+			}
+			rows[nrows++] = rownum;
+		}
+		else if (snapshot->snapshot_type != SNAPSHOT_MVCC)
+		{
+			/* a non-MVCC snapshot may see both versions of a row */
+			if (nlive == maxlive)
+			{
+				maxlive = maxlive == 0 ? 64 : maxlive * 2;
+				live = live == NULL ? palloc(sizeof(uint64) * maxlive) :
+					repalloc(live, sizeof(uint64) * maxlive);
+			}
+			live[nlive++] = rownum;
+		}
+	}
+	systable_endscan(scan);
+	table_close(markrel, AccessShareLock);
+	if (nrows == 0)
+		return NULL;
+
+	qsort(rows, nrows, sizeof(uint64), cmp_uint64);
+	if (nlive > 0)
+		qsort(live, nlive, sizeof(uint64), cmp_uint64);
+	/* unique rows that no live original speaks for */
+	for (i = 0, j = 0, k = 0; i < nrows; i++)
+	{
+		if (k > 0 && rows[k - 1] == rows[i])
+			continue;
+		while (j < nlive && live[j] < rows[i])
+			j++;
+		if (j < nlive && live[j] == rows[i])
+			continue;
+		rows[k++] = rows[i];
+	}
+	*n = k;
+	return k > 0 ? rows : NULL;
+}
+
+bool
+row_mark_successor(uint64 storage_id, uint64 rownum, Snapshot snapshot,
+				   uint64 *successor)
+{
+	Relation	markrel = meta_table_open("row_mark", AccessShareLock);
+	ScanKeyData keys[2];
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	bool		found = false;
+	uint64		s;
+
+	scan = systable_beginscan(markrel, meta_table_relid("row_mark_key"), true,
+							  snapshot, row_keys(keys, storage_id, rownum),
+							  keys);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		if (tuple_successor(tuple, RelationGetDescr(markrel), &s) &&
+			s != ROW_MARK_DELETED)
+		{
+			*successor = s;
+			found = true;
+		}
+	}
+	systable_endscan(scan);
+	table_close(markrel, AccessShareLock);
+	return found;
+}
+
+void
+row_mark_delete_storage(uint64 storage_id)
+{
+	meta_delete_rows("row_mark", "row_mark_key", storage_id, -1);
+}

@@ -1,0 +1,70 @@
+/*-------------------------------------------------------------------------
+ *
+ * row_marks.h
+ *	  Row-level locks, deletes and updates of both access methods, as
+ *	  marks in engine.row_mark (see sql/storage_engine.sql and
+ *	  docs/architecture.md, "Row marks").
+ *
+ *	  Every function takes the storage id of the table's storage and a row
+ *	  number; the table itself is needed only for the short lock that
+ *	  serializes creating a row's first mark.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef STORAGE_ENGINE_ROW_MARKS_H
+#define STORAGE_ENGINE_ROW_MARKS_H
+
+#include "access/tableam.h"
+#include "nodes/lockoptions.h"
+#include "utils/relcache.h"
+#include "utils/snapshot.h"
+
+/* A tombstone's successor of a deleted row. */
+#define ROW_MARK_DELETED	0
+
+/*
+ * Does snapshot see the row (as far as deletes and updates go)?  A
+ * SnapshotDirty learns in xmax the transaction deleting it, if in
+ * progress, as heap's visibility check would tell it.
+ */
+extern bool row_mark_visible(uint64 storage_id, uint64 rownum,
+							 Snapshot snapshot);
+
+/*
+ * Row numbers in [first, last] that snapshot sees deleted, ascending, in
+ * *n; NULL when there are none.
+ */
+extern uint64 *row_mark_deleted_rows(uint64 storage_id, uint64 first,
+									 uint64 last, Snapshot snapshot, int *n);
+
+/*
+ * Locks the row in mode for the current transaction, with heap's waiting
+ * rules.  For TM_Updated, *successor (and tmfd->ctid) name the row's new
+ * version; for TM_Deleted, tmfd->ctid is the row's own TID.
+ */
+extern TM_Result row_mark_lock(Relation rel, uint64 storage_id, uint64 rownum,
+							   CommandId cid, LockTupleMode mode,
+							   LockWaitPolicy wait_policy,
+							   TM_FailureData *tmfd, uint64 *successor);
+
+/*
+ * Ends the row's life: deleted (successor ROW_MARK_DELETED) or replaced by
+ * row number successor.  lockmode is the row lock the change needs
+ * (LockTupleExclusive when key columns change or the row goes, so that
+ * FOR KEY SHARE lockers, such as foreign key checks, hold it off).
+ * Results as row_mark_lock's.
+ */
+extern TM_Result row_mark_retire(Relation rel, uint64 storage_id,
+								 uint64 rownum, uint64 successor,
+								 CommandId cid, Snapshot crosscheck,
+								 bool wait, LockTupleMode lockmode,
+								 TM_FailureData *tmfd);
+
+/* The successor of a row a committed transaction retired, or none. */
+extern bool row_mark_successor(uint64 storage_id, uint64 rownum,
+							   Snapshot snapshot, uint64 *successor);
+
+/* Removes every mark of a storage (DROP, TRUNCATE). */
+extern void row_mark_delete_storage(uint64 storage_id);
+
+#endif							/* STORAGE_ENGINE_ROW_MARKS_H */

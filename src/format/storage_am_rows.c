@@ -1,0 +1,875 @@
+/*-------------------------------------------------------------------------
+ *
+ * storage_am_rows.c
+ *	  Rows by TID, for both access methods: index scans and builds, bitmap
+ *	  scans, fetching a row version, row locks, DELETE and UPDATE, and
+ *	  speculative inserts.
+ *
+ *	  A row's data comes from its access method's fetcher (StorageAm
+ *	  fetch_*), which sees the streams a snapshot sees and keeps the unit
+ *	  (chunk group, batch) it decoded last.  Whether the row was deleted,
+ *	  and its locks, come from row marks (catalog/row_marks.c).  Fetchers
+ *	  are cached per relation for the transaction, keyed by snapshot, so
+ *	  that a trigger or foreign key check fetching rows one by one decodes
+ *	  each unit once.  For an MVCC snapshot, deletes are read a range of
+ *	  row numbers at a time for the same reason.
+ *
+ *	  Non-MVCC snapshots (dirty, self, any) ask about the latest state: a
+ *	  fetcher for them lists what is committed or ours; when it does not
+ *	  find a row it lists again once, since a stream may have committed
+ *	  since.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "access/heapam.h"
+#include "access/relscan.h"
+#include "access/tableam.h"
+#include "access/xact.h"
+#include "catalog/index.h"
+#include "catalog/pg_am_d.h"
+#include "catalog/pg_class_d.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "nodes/tidbitmap.h"
+#include "storage/lmgr.h"
+#include "storage/predicate.h"
+#include "pgstat.h"
+#include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+#include "catalog/row_marks.h"
+#include "format/pending_writes.h"
+#include "format/row_number.h"
+#include "format/storage.h"
+#include "format/storage_am.h"
+
+/* Deletes are read for this many consecutive row numbers at a time. */
+#define DELETED_RANGE_ROWS	(64 * 1024)
+
+typedef struct RowFetch
+{
+	Oid			relid;
+	RelFileNumber relnumber;
+	TupleDesc	desc;			/* the relcache's, when this was built */
+	const StorageAm *am;
+	uint64		storage_id;		/* 0: the relation has no storage yet */
+	MemoryContext cxt;
+
+	/* the fetcher, and the snapshot it was built for */
+	void	   *fetcher;
+	Snapshot	snapshot;		/* our copy (MVCC) or SnapshotSelf */
+	SnapshotType type;
+	TransactionId xmin;
+	TransactionId xmax;
+	CommandId	curcid;
+	uint64		completion_count;
+	uint64		flush_count;
+	MemoryContext fetcher_cxt;
+
+	/* deleted row numbers of one range, for the same snapshot */
+	uint64		deleted_range;	/* range number, or PG_UINT64_MAX */
+	uint64	   *deleted;
+	int			ndeleted;
+
+	TupleTableSlot *scratch;	/* for existence checks */
+} RowFetch;
+
+static MemoryContext fetch_cache_cxt = NULL;
+static List *fetch_cache = NIL;
+
+static void
+forget_fetch_cache(XactEvent event, void *arg)
+{
+	if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT ||
+		event == XACT_EVENT_PARALLEL_COMMIT ||
+		event == XACT_EVENT_PARALLEL_ABORT || event == XACT_EVENT_PREPARE)
+	{
+		/* the context was a child of TopTransactionContext: gone */
+		fetch_cache_cxt = NULL;
+		fetch_cache = NIL;
+	}
+}
+
+void
+storage_rows_init(void)
+{
+	RegisterXactCallback(forget_fetch_cache, NULL);
+}
+
+static uint64
+storage_id_of(Relation rel)
+{
+	StorageMeta meta;
+
+	return storage_read_meta(rel, &meta) ? meta.storage_id : 0;
+}
+
+/* The cached row access of rel for this transaction. */
+static RowFetch *
+row_fetch_for(Relation rel)
+{
+	ListCell   *lc;
+	RowFetch   *f;
+	MemoryContext old;
+
+	foreach(lc, fetch_cache)
+	{
+		f = lfirst(lc);
+		if (f->relid == RelationGetRelid(rel) &&
+			f->relnumber == RelFileNumberOf(rel) &&
+			f->desc == RelationGetDescr(rel))
+		{
+			if (f->storage_id == 0)
+				f->storage_id = storage_id_of(rel);
+			return f;
+		}
+	}
+	if (fetch_cache_cxt == NULL)
+		fetch_cache_cxt = AllocSetContextCreate(TopTransactionContext,
+												"storage_engine row fetches",
+												ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(fetch_cache_cxt);
+	f = palloc0(sizeof(RowFetch));
+	f->relid = RelationGetRelid(rel);
+	f->relnumber = RelFileNumberOf(rel);
+	f->desc = RelationGetDescr(rel);
+	f->am = storage_am_for(rel);
+	f->storage_id = storage_id_of(rel);
+	f->cxt = AllocSetContextCreate(fetch_cache_cxt, "row fetch",
+								   ALLOCSET_SMALL_SIZES);
+	f->deleted_range = PG_UINT64_MAX;
+	/* a copy of the descriptor: the relcache's would be pinned by the slot */
+	f->scratch = MakeSingleTupleTableSlot(CreateTupleDescCopy(RelationGetDescr(rel)),
+										  table_slot_callbacks(rel));
+	fetch_cache = lappend(fetch_cache, f);
+	MemoryContextSwitchTo(old);
+	return f;
+}
+
+/* A deep copy of an MVCC snapshot in cxt (it outlives the caller's). */
+static Snapshot
+copy_snapshot(Snapshot snapshot, MemoryContext cxt)
+{
+	Snapshot	copy = MemoryContextAlloc(cxt, sizeof(SnapshotData));
+
+	memcpy(copy, snapshot, sizeof(SnapshotData));
+	copy->xip = MemoryContextAlloc(cxt, sizeof(TransactionId) * Max(snapshot->xcnt, 1));
+	memcpy(copy->xip, snapshot->xip, sizeof(TransactionId) * snapshot->xcnt);
+	copy->subxip = MemoryContextAlloc(cxt, sizeof(TransactionId) * Max(snapshot->subxcnt, 1));
+	memcpy(copy->subxip, snapshot->subxip, sizeof(TransactionId) * snapshot->subxcnt);
+	copy->copied = true;
+	copy->regd_count = 0;
+	copy->active_count = 0;
+	return copy;
+}
+
+static bool
+snapshot_matches(RowFetch *f, Snapshot snapshot)
+{
+	if (f->fetcher == NULL || f->flush_count != pending_flush_count)
+		return false;
+	if (!IsMVCCSnapshot(snapshot))
+		return !IsMVCCSnapshot(f->snapshot);
+	return f->type == snapshot->snapshot_type &&
+		f->xmin == snapshot->xmin && f->xmax == snapshot->xmax &&
+		f->curcid == snapshot->curcid &&
+		f->completion_count == snapshot->snapXactCompletionCount &&
+		snapshot->snapXactCompletionCount != 0;
+}
+
+static void
+rebuild_fetcher(RowFetch *f, Relation rel, Snapshot snapshot)
+{
+	MemoryContext old;
+
+	if (f->fetcher != NULL)
+		f->am->fetch_end(f->fetcher);
+	f->fetcher = NULL;
+	if (f->fetcher_cxt != NULL)
+		MemoryContextReset(f->fetcher_cxt);
+	else
+		f->fetcher_cxt = AllocSetContextCreate(f->cxt, "row fetcher",
+											   ALLOCSET_DEFAULT_SIZES);
+	f->deleted_range = PG_UINT64_MAX;
+	f->deleted = NULL;
+	f->ndeleted = 0;
+	old = MemoryContextSwitchTo(f->fetcher_cxt);
+	if (IsMVCCSnapshot(snapshot))
+	{
+		f->snapshot = copy_snapshot(snapshot, f->fetcher_cxt);
+		f->type = snapshot->snapshot_type;
+		f->xmin = snapshot->xmin;
+		f->xmax = snapshot->xmax;
+		f->curcid = snapshot->curcid;
+		f->completion_count = snapshot->snapXactCompletionCount;
+	}
+	else
+		f->snapshot = SnapshotSelf;
+	f->flush_count = pending_flush_count;
+	f->fetcher = f->am->fetch_begin(rel, f->snapshot);
+	MemoryContextSwitchTo(old);
+}
+
+/* Is rownum deleted for the MVCC snapshot the fetcher was built for? */
+static bool
+deleted_in_range(RowFetch *f, uint64 rownum)
+{
+	uint64		range = rownum / DELETED_RANGE_ROWS;
+
+	if (f->deleted_range != range)
+	{
+		MemoryContext old = MemoryContextSwitchTo(f->fetcher_cxt);
+
+		f->deleted = row_mark_deleted_rows(f->storage_id,
+										   range * DELETED_RANGE_ROWS,
+										   (range + 1) * DELETED_RANGE_ROWS - 1,
+										   f->snapshot, &f->ndeleted);
+		f->deleted_range = range;
+		MemoryContextSwitchTo(old);
+	}
+	return row_number_in(f->deleted, f->ndeleted, rownum);
+}
+
+/*
+ * Stores row rownum in slot when snapshot sees it (its stream, and no
+ * delete); with check_marks false, only whether its stream holds it.
+ */
+static bool
+fetch_row(Relation rel, uint64 rownum, Snapshot snapshot,
+		  TupleTableSlot *slot, bool check_marks)
+{
+	RowFetch   *f;
+	bool		found;
+	MemoryContext old;
+
+	/* our own buffered row must be written to be found */
+	pending_flush_row(rel, rownum);
+	f = row_fetch_for(rel);
+	if (f->storage_id == 0)
+		return false;
+	if (!snapshot_matches(f, snapshot))
+		rebuild_fetcher(f, rel, snapshot);
+	old = MemoryContextSwitchTo(f->fetcher_cxt);
+	found = f->am->fetch(f->fetcher, rownum, slot);
+	if (!found && !IsMVCCSnapshot(snapshot))
+	{
+		/* the stream may have committed since the fetcher listed them */
+		MemoryContextSwitchTo(old);
+		rebuild_fetcher(f, rel, snapshot);
+		old = MemoryContextSwitchTo(f->fetcher_cxt);
+		found = f->am->fetch(f->fetcher, rownum, slot);
+	}
+	MemoryContextSwitchTo(old);
+	if (!found || !check_marks)
+		return found;
+	if (IsMVCCSnapshot(snapshot))
+		return !deleted_in_range(f, rownum);
+	return row_mark_visible(f->storage_id, rownum, snapshot);
+}
+
+uint64 *
+storage_deleted_rows(Relation rel, uint64 first, uint64 last,
+					 Snapshot snapshot, int *n)
+{
+	uint64		storage_id = storage_id_of(rel);
+
+	*n = 0;
+	if (storage_id == 0 || snapshot == NULL || !IsMVCCSnapshot(snapshot))
+		return NULL;
+	return row_mark_deleted_rows(storage_id, first, last, snapshot, n);
+}
+
+/* ---- index scans ---- */
+
+IndexFetchTableData *
+storage_index_fetch_begin(Relation rel)
+{
+	IndexFetchTableData *scan = palloc0(sizeof(IndexFetchTableData));
+
+	scan->rel = rel;
+	return scan;
+}
+
+void
+storage_index_fetch_reset(IndexFetchTableData *scan)
+{
+}
+
+void
+storage_index_fetch_end(IndexFetchTableData *scan)
+{
+	pfree(scan);
+}
+
+bool
+storage_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
+						  Snapshot snapshot, TupleTableSlot *slot,
+						  bool *call_again, bool *all_dead)
+{
+	bool		found;
+
+	*call_again = false;
+	if (all_dead)
+		*all_dead = false;
+	found = fetch_row(scan->rel, tid_to_row_number(tid), snapshot, slot, true);
+	if (!found)
+		ExecClearTuple(slot);
+	return found;
+}
+
+/* ---- single rows by TID ---- */
+
+bool
+storage_tuple_fetch_row_version(Relation rel, ItemPointer tid,
+								Snapshot snapshot, TupleTableSlot *slot)
+{
+	return fetch_row(rel, tid_to_row_number(tid), snapshot, slot, true);
+}
+
+bool
+storage_tuple_tid_valid(TableScanDesc scan, ItemPointer tid)
+{
+	StorageMeta meta;
+	uint64		rownum = tid_to_row_number(tid);
+
+	return ItemPointerIsValid(tid) && storage_read_meta(scan->rs_rd, &meta) &&
+		rownum >= STORAGE_FIRST_ROW_NUMBER && rownum < meta.next_row_number;
+}
+
+void
+storage_tuple_get_latest_tid(TableScanDesc scan, ItemPointer tid)
+{
+	uint64		storage_id = storage_id_of(scan->rs_rd);
+	uint64		rownum = tid_to_row_number(tid);
+	uint64		successor;
+
+	if (storage_id == 0)
+		return;
+	while (row_mark_successor(storage_id, rownum, scan->rs_snapshot, &successor))
+	{
+		CHECK_FOR_INTERRUPTS();
+		rownum = successor;
+	}
+	row_number_to_tid(rownum, tid);
+}
+
+bool
+storage_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
+								 Snapshot snapshot)
+{
+	RowFetch   *f = row_fetch_for(rel);
+
+	return fetch_row(rel, tid_to_row_number(&slot->tts_tid), snapshot,
+					 f->scratch, true);
+}
+
+/*
+ * Index entries are removed by VACUUM, which knows which rows are gone;
+ * bottom-up deletion finds nothing to delete here.
+ */
+TransactionId
+storage_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
+{
+	int			i;
+
+	for (i = 0; i < delstate->ndeltids; i++)
+		delstate->status[delstate->deltids[i].id].knowndeletable = false;
+	delstate->ndeltids = 0;
+	return InvalidTransactionId;
+}
+
+/* ---- inserts ---- */
+
+void
+storage_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid,
+					 int options, struct BulkInsertStateData *bistate)
+{
+	const StorageAm *am = storage_am_for(rel);
+
+	storage_am_refuse_if_published(am, rel);
+	CheckForSerializableConflictIn(rel, NULL, 0);
+	am->insert(pending_writer(rel, am->writer_ops), rel, slot, cid);
+}
+
+void
+storage_multi_insert(Relation rel, TupleTableSlot **slots, int nslots,
+					 CommandId cid, int options,
+					 struct BulkInsertStateData *bistate)
+{
+	const StorageAm *am = storage_am_for(rel);
+	void	   *writer;
+	int			i;
+
+	storage_am_refuse_if_published(am, rel);
+	CheckForSerializableConflictIn(rel, NULL, 0);
+	writer = pending_writer(rel, am->writer_ops);
+	for (i = 0; i < nslots; i++)
+		am->insert(writer, rel, slots[i], cid);
+}
+
+/*
+ * ON CONFLICT: the row is inserted as any other.  Others cannot see it
+ * before we commit, so no speculative token is needed; if the insert lost
+ * a race on a unique index, the row is deleted again.
+ */
+void
+storage_tuple_insert_speculative(Relation rel, TupleTableSlot *slot,
+								 CommandId cid, int options,
+								 struct BulkInsertStateData *bistate,
+								 uint32 specToken)
+{
+	storage_tuple_insert(rel, slot, cid, options, bistate);
+}
+
+void
+storage_tuple_complete_speculative(Relation rel, TupleTableSlot *slot,
+								   uint32 specToken, bool succeeded)
+{
+	TM_FailureData tmfd;
+	TM_Result	result;
+
+	if (succeeded)
+		return;
+	result = row_mark_retire(rel, storage_id_of(rel),
+							 tid_to_row_number(&slot->tts_tid),
+							 ROW_MARK_DELETED, GetCurrentCommandId(true),
+							 InvalidSnapshot, true, LockTupleExclusive, &tmfd);
+	if (result != TM_Ok)
+		elog(ERROR, "could not remove speculatively inserted row: %d", result);
+}
+
+/* ---- row locks, DELETE, UPDATE ---- */
+
+/* A lock tag of our own per relation, apart from its relation lock. */
+#define DML_LOCK_SUBID	0x5345
+
+void
+storage_lock_for_dml(Relation rel)
+{
+	LockDatabaseObject(RelationRelationId, RelationGetRelid(rel),
+					   DML_LOCK_SUBID, RowShareLock);
+}
+
+void
+storage_lock_for_rewrite(Relation rel)
+{
+	LockDatabaseObject(RelationRelationId, RelationGetRelid(rel),
+					   DML_LOCK_SUBID, ExclusiveLock);
+}
+
+static void
+require_storage(Relation rel, uint64 storage_id)
+{
+	if (storage_id == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("table \"%s\" has no storage for the row to change",
+						RelationGetRelationName(rel))));
+}
+
+TM_Result
+storage_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
+					 Snapshot snapshot, Snapshot crosscheck, bool wait,
+					 TM_FailureData *tmfd, bool changingPart)
+{
+	uint64		storage_id = storage_id_of(rel);
+
+	storage_am_refuse_if_published(storage_am_for(rel), rel);
+	require_storage(rel, storage_id);
+	storage_lock_for_dml(rel);
+	CheckForSerializableConflictIn(rel, tid, ItemPointerGetBlockNumber(tid));
+	return row_mark_retire(rel, storage_id, tid_to_row_number(tid),
+						   ROW_MARK_DELETED, cid, crosscheck, wait,
+						   LockTupleExclusive, tmfd);
+}
+
+/* Does the update change a column of a unique index (a key column)? */
+static bool
+changes_key(Relation rel, ItemPointer otid, TupleTableSlot *newslot)
+{
+	Bitmapset  *keys = RelationGetIndexAttrBitmap(rel, INDEX_ATTR_BITMAP_KEY);
+	RowFetch   *f;
+	TupleTableSlot *old;
+	int			attno = -1;
+
+	if (bms_is_empty(keys))
+		return false;
+	f = row_fetch_for(rel);
+	old = f->scratch;
+	if (!fetch_row(rel, tid_to_row_number(otid), SnapshotAny, old, false))
+		return true;
+	slot_getallattrs(old);
+	slot_getallattrs(newslot);
+	while ((attno = bms_next_member(keys, attno)) >= 0)
+	{
+		int			i = attno + FirstLowInvalidHeapAttributeNumber - 1;
+		Form_pg_attribute att;
+
+		if (i < 0)
+			continue;
+		att = TupleDescAttr(RelationGetDescr(rel), i);
+		if (old->tts_isnull[i] != newslot->tts_isnull[i])
+			return true;
+		if (!old->tts_isnull[i] &&
+			!datumIsEqual(old->tts_values[i], newslot->tts_values[i],
+						  att->attbyval, att->attlen))
+			return true;
+	}
+	return false;
+}
+
+TM_Result
+storage_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
+					 CommandId cid, Snapshot snapshot, Snapshot crosscheck,
+					 bool wait, TM_FailureData *tmfd, LockTupleMode *lockmode,
+					 TU_UpdateIndexes *update_indexes)
+{
+	const StorageAm *am = storage_am_for(rel);
+	uint64		storage_id = storage_id_of(rel);
+	void	   *writer;
+	uint64		successor;
+	TM_Result	result;
+
+	storage_am_refuse_if_published(am, rel);
+	require_storage(rel, storage_id);
+	storage_lock_for_dml(rel);
+	CheckForSerializableConflictIn(rel, otid, ItemPointerGetBlockNumber(otid));
+	*lockmode = changes_key(rel, otid, slot) ? LockTupleExclusive :
+		LockTupleNoKeyExclusive;
+
+	/*
+	 * The tombstone names the new version's row number, so that a waiting
+	 * writer can follow the row; the number is known before the row is
+	 * buffered, and only used once the old version is ours.
+	 */
+	writer = pending_writer(rel, am->writer_ops);
+	successor = row_runs_peek(am->writer_ops->rows(writer), rel);
+	result = row_mark_retire(rel, storage_id, tid_to_row_number(otid),
+							 successor, cid, crosscheck, wait, *lockmode, tmfd);
+	*update_indexes = COMPAT_TU_ALL;
+	if (result != TM_Ok)
+		return result;
+
+	/* retiring may have written buffered rows: ask for the buffer again */
+	writer = pending_writer(rel, am->writer_ops);
+	am->insert(writer, rel, slot, cid);
+	if (tid_to_row_number(&slot->tts_tid) != successor)
+		elog(ERROR, "updated row got row number " UINT64_FORMAT " instead of " UINT64_FORMAT,
+			 tid_to_row_number(&slot->tts_tid), successor);
+	return TM_Ok;
+}
+
+TM_Result
+storage_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
+				   TupleTableSlot *slot, CommandId cid, LockTupleMode mode,
+				   LockWaitPolicy wait_policy, uint8 flags,
+				   TM_FailureData *tmfd)
+{
+	uint64		storage_id = storage_id_of(rel);
+	uint64		rownum = tid_to_row_number(tid);
+	TM_Result	result;
+
+	require_storage(rel, storage_id);
+	storage_lock_for_dml(rel);
+	tmfd->traversed = false;
+	for (;;)
+	{
+		uint64		successor = ROW_MARK_DELETED;
+
+		/* the row must exist before it can be locked */
+		if (!fetch_row(rel, rownum, SnapshotAny, slot, false))
+			return TM_Invisible;
+		result = row_mark_lock(rel, storage_id, rownum, cid, mode,
+							   wait_policy, tmfd, &successor);
+		if (result != TM_Updated ||
+			!(flags & TUPLE_LOCK_FLAG_FIND_LAST_VERSION))
+			break;
+
+		/*
+		 * Follow the row to its new version, written by the transaction
+		 * that retired this one (committed, or we would still be waiting).
+		 * A new version of our own that our command may not see yet is
+		 * what heap reports as TM_SelfModified.
+		 */
+		if (TransactionIdIsCurrentTransactionId(tmfd->xmax))
+		{
+			result = TM_SelfModified;
+			break;
+		}
+		rownum = successor;
+		row_number_to_tid(rownum, tid);
+		tmfd->traversed = true;
+		CHECK_FOR_INTERRUPTS();
+	}
+	if (result == TM_Ok)
+	{
+		if (!fetch_row(rel, rownum, SnapshotAny, slot, false))
+			elog(ERROR, "locked row " UINT64_FORMAT " has vanished", rownum);
+		row_number_to_tid(rownum, &slot->tts_tid);
+	}
+	return result;
+}
+
+/* ---- index builds ---- */
+
+double
+storage_index_build_range_scan(Relation table_rel, Relation index_rel,
+							   IndexInfo *index_info, bool allow_sync,
+							   bool anyvisible, bool progress,
+							   BlockNumber start_blockno,
+							   BlockNumber numblocks,
+							   IndexBuildCallback callback,
+							   void *callback_state, TableScanDesc scan)
+{
+	const StorageAm *am = storage_am_for(table_rel);
+	Datum		values[INDEX_MAX_KEYS];
+	bool		isnull[INDEX_MAX_KEYS];
+	double		reltuples = 0;
+	ExprState  *predicate;
+	TupleTableSlot *slot;
+	EState	   *estate;
+	ExprContext *econtext;
+	Snapshot	snapshot;
+	bool		need_unregister = false;
+	RowFetch   *f;
+
+	if (index_rel->rd_rel->relam == BRIN_AM_OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s tables do not support BRIN indexes", am->name),
+				 errhint("Zone maps already skip stripes by min/max: use the orderby option, or a btree index.")));
+	if (index_info->ii_ExclusionOps != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s tables do not support exclusion constraints", am->name),
+				 errhint("Use a unique index, or a heap table.")));
+
+	estate = CreateExecutorState();
+	econtext = GetPerTupleExprContext(estate);
+	slot = table_slot_create(table_rel, NULL);
+	econtext->ecxt_scantuple = slot;
+	predicate = ExecPrepareQual(index_info->ii_Predicate, estate);
+
+	/*
+	 * A plain build indexes every row committed or ours, deleted ones too
+	 * (older snapshots may still see them: they are passed as not alive,
+	 * so unique checks skip them).  A concurrent build indexes what its
+	 * snapshot sees; the validation pass adds the rest.
+	 */
+	if (scan != NULL)
+		snapshot = scan->rs_snapshot;
+	else if (index_info->ii_Concurrent || IsBootstrapProcessingMode())
+	{
+		snapshot = RegisterSnapshot(GetTransactionSnapshot());
+		need_unregister = true;
+	}
+	else
+		snapshot = SnapshotSelf;
+	if (scan == NULL)
+		scan = table_beginscan_strat(table_rel, snapshot, 0, NULL, true, false);
+	f = row_fetch_for(table_rel);
+
+	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
+	{
+		uint64		rownum = tid_to_row_number(&slot->tts_tid);
+		bool		alive = true;
+
+		CHECK_FOR_INTERRUPTS();
+		if (!IsMVCCSnapshot(snapshot))
+			alive = row_mark_visible(f->storage_id, rownum, SnapshotSelf);
+		if (alive)
+			reltuples += 1;
+		MemoryContextReset(econtext->ecxt_per_tuple_memory);
+		if (predicate != NULL && !ExecQual(predicate, econtext))
+			continue;
+		FormIndexDatum(index_info, slot, estate, values, isnull);
+		callback(index_rel, &slot->tts_tid, values, isnull, alive,
+				 callback_state);
+	}
+	table_endscan(scan);
+	if (need_unregister)
+		UnregisterSnapshot(snapshot);
+	ExecDropSingleTupleTableSlot(slot);
+	FreeExecutorState(estate);
+	index_info->ii_ExpressionsState = NIL;
+	index_info->ii_PredicateState = NULL;
+	return reltuples;
+}
+
+/*
+ * The second pass of CREATE INDEX CONCURRENTLY: index the rows snapshot
+ * sees that the first pass did not (state->tuplesort holds the TIDs the
+ * index has, in order).
+ */
+void
+storage_index_validate_scan(Relation table_rel, Relation index_rel,
+							IndexInfo *index_info, Snapshot snapshot,
+							ValidateIndexState *state)
+{
+	Datum		values[INDEX_MAX_KEYS];
+	bool		isnull[INDEX_MAX_KEYS];
+	ExprState  *predicate;
+	TupleTableSlot *slot;
+	EState	   *estate;
+	ExprContext *econtext;
+	TableScanDesc scan;
+	Datum		indexed = (Datum) 0;
+	bool		indexed_null;
+	bool		have_indexed = false;
+	bool		sort_done = false;
+
+	estate = CreateExecutorState();
+	econtext = GetPerTupleExprContext(estate);
+	slot = table_slot_create(table_rel, NULL);
+	econtext->ecxt_scantuple = slot;
+	predicate = ExecPrepareQual(index_info->ii_Predicate, estate);
+
+	scan = table_beginscan_strat(table_rel, snapshot, 0, NULL, true, false);
+	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
+	{
+		int64		encoded;
+
+		CHECK_FOR_INTERRUPTS();
+		encoded = itemptr_encode(&slot->tts_tid);
+		state->htups += 1;
+
+		/* advance the index's sorted TIDs to this row */
+		while (!sort_done &&
+			   (!have_indexed || DatumGetInt64(indexed) < encoded))
+		{
+			have_indexed = compat_tuplesort_getdatum(state->tuplesort,
+													 &indexed, &indexed_null);
+			if (!have_indexed)
+				sort_done = true;
+		}
+		if (have_indexed && DatumGetInt64(indexed) == encoded)
+			continue;
+
+		MemoryContextReset(econtext->ecxt_per_tuple_memory);
+		if (predicate != NULL && !ExecQual(predicate, econtext))
+			continue;
+		FormIndexDatum(index_info, slot, estate, values, isnull);
+		index_insert(index_rel, values, isnull, &slot->tts_tid, table_rel,
+					 index_info->ii_Unique ? UNIQUE_CHECK_YES : UNIQUE_CHECK_NO,
+					 false, index_info);
+		state->tups_inserted += 1;
+	}
+	table_endscan(scan);
+	ExecDropSingleTupleTableSlot(slot);
+	FreeExecutorState(estate);
+	index_info->ii_ExpressionsState = NIL;
+	index_info->ii_PredicateState = NULL;
+}
+
+/* ---- bitmap scans ---- */
+
+typedef struct StorageBitmap
+{
+	BlockNumber block;
+	OffsetNumber offsets[MaxHeapTuplesPerPage];
+	int			noffsets;
+	int			next;
+} StorageBitmap;
+
+static StorageBitmap *
+bitmap_of(TableScanDesc scan)
+{
+	StorageScanDescData *s = (StorageScanDescData *) scan;
+
+	if (s->bitmap == NULL)
+		s->bitmap = MemoryContextAllocZero(GetMemoryChunkContext(s),
+										   sizeof(StorageBitmap));
+	return s->bitmap;
+}
+
+/* Starts a bitmap block: the given offsets, or every one when lossy. */
+static void
+bitmap_start_block(StorageBitmap *b, BlockNumber block,
+				   const OffsetNumber *offsets, int noffsets)
+{
+	int			i;
+
+	b->block = block;
+	b->next = 0;
+	if (noffsets < 0)
+	{
+		for (i = 0; i < MaxHeapTuplesPerPage; i++)
+			b->offsets[i] = (OffsetNumber) (i + FirstOffsetNumber);
+		b->noffsets = MaxHeapTuplesPerPage;
+	}
+	else
+	{
+		memcpy(b->offsets, offsets, sizeof(OffsetNumber) * noffsets);
+		b->noffsets = noffsets;
+	}
+}
+
+/* The next row of the block the scan's snapshot sees. */
+static bool
+bitmap_next_row(TableScanDesc scan, StorageBitmap *b, TupleTableSlot *slot)
+{
+	while (b->next < b->noffsets)
+	{
+		ItemPointerData tid;
+
+		ItemPointerSet(&tid, b->block, b->offsets[b->next++]);
+		if (fetch_row(scan->rs_rd, tid_to_row_number(&tid), scan->rs_snapshot,
+					  slot, true))
+		{
+			pgstat_count_heap_fetch(scan->rs_rd);
+			return true;
+		}
+	}
+	ExecClearTuple(slot);
+	return false;
+}
+
+#ifdef COMPAT_TAM_BITMAP_ITERATES
+bool
+storage_scan_bitmap_next_tuple(TableScanDesc scan, TupleTableSlot *slot,
+							   bool *recheck, uint64 *lossy_pages,
+							   uint64 *exact_pages)
+{
+	StorageBitmap *b = bitmap_of(scan);
+
+	for (;;)
+	{
+		TBMIterateResult tbmres;
+		OffsetNumber offsets[TBM_MAX_TUPLES_PER_PAGE];
+		int			n = -1;
+
+		if (b->noffsets > 0 && bitmap_next_row(scan, b, slot))
+			return true;
+		if (!tbm_iterate(&scan->st.rs_tbmiterator, &tbmres))
+			return false;
+		if (!tbmres.lossy)
+			n = tbm_extract_page_tuple(&tbmres, offsets, TBM_MAX_TUPLES_PER_PAGE);
+		if (tbmres.lossy)
+			(*lossy_pages)++;
+		else
+			(*exact_pages)++;
+		*recheck = tbmres.recheck;
+		bitmap_start_block(b, tbmres.blockno, offsets, n);
+	}
+}
+#else
+bool
+storage_scan_bitmap_next_block(TableScanDesc scan, TBMIterateResult *tbmres)
+{
+	bitmap_start_block(bitmap_of(scan), tbmres->blockno, tbmres->offsets,
+					   tbmres->ntuples);
+	return true;
+}
+
+bool
+storage_scan_bitmap_next_tuple(TableScanDesc scan, TBMIterateResult *tbmres,
+							   TupleTableSlot *slot)
+{
+	return bitmap_next_row(scan, bitmap_of(scan), slot);
+}
+#endif
