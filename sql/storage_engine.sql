@@ -344,3 +344,17 @@ CREATE TABLE engine.row_mark (
 );
 CREATE INDEX row_mark_key ON engine.row_mark (storage_id, row_number);
 GRANT SELECT ON engine.row_mark TO PUBLIC;
+
+-- Row numbers a transaction has reserved for rows it still buffers, in a
+-- table with a unique index (src/catalog/row_reservations.c).  Another
+-- session's unique check that meets one of those row numbers in the index
+-- learns from this row's inserting transaction whom to wait for, as it
+-- would from a heap tuple's xmin.  Rows are removed when their
+-- transaction commits.
+CREATE TABLE engine.row_reservation (
+	storage_id bigint NOT NULL,
+	first_row bigint NOT NULL,
+	row_count bigint NOT NULL
+);
+CREATE INDEX row_reservation_key ON engine.row_reservation (storage_id, first_row);
+GRANT SELECT ON engine.row_reservation TO PUBLIC;

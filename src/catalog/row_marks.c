@@ -344,6 +344,8 @@ row_mark_visible(uint64 storage_id, uint64 rownum, Snapshot snapshot)
 	{
 		snapshot->xmin = wait.xmin;
 		snapshot->xmax = wait.xmax;
+		/* original marks are never speculative insertions */
+		snapshot->speculativeToken = 0;
 	}
 	return !any || original;
 }

@@ -51,6 +51,7 @@
 #include "format/row_number.h"
 #include "format/row_runs.h"
 #include "format/storage.h"
+#include "format/storage_am.h"
 
 /* Byte budget of one writer's buffered values. */
 #define WRITER_BYTE_LIMIT	((Size) 256 * 1024 * 1024)
@@ -139,6 +140,7 @@ col_writer_create(Relation rel, MemoryContext parent)
 		MemoryContextSwitchTo(old);
 	}
 	row_runs_init(&w->rows, w->cxt, (uint64) w->opts.stripe_row_limit);
+	w->rows.on_reserve = storage_rows_reserved;
 	return w;
 }
 

@@ -51,6 +51,8 @@ ensure_reservation(RowRunBuilder *b, Relation rel)
 							RelationGetRelationName(rel)),
 					 errhint("Rewrite the table with VACUUM FULL.")));
 		b->reservation_size = Min(n * 2, b->reservation_limit);
+		if (b->on_reserve)
+			b->on_reserve(rel, b->reserved_next, n);
 	}
 }
 

@@ -52,6 +52,8 @@ typedef struct RowRunBuilder
 	uint64		reserved_end;
 	uint64		reservation_size;	/* of the next reservation */
 	uint64		reservation_limit;
+	/* told of every reservation, when set */
+	void		(*on_reserve) (Relation rel, uint64 first, uint64 count);
 } RowRunBuilder;
 
 /*

@@ -127,6 +127,12 @@ extern const StorageAm *storage_am_for(Relation rel);
 
 extern void storage_rows_init(void);
 
+/*
+ * Write buffers call this for every row-number reservation: in a table
+ * with a unique index it is recorded for other sessions' unique checks.
+ */
+extern void storage_rows_reserved(Relation rel, uint64 first, uint64 count);
+
 extern struct IndexFetchTableData *storage_index_fetch_begin(Relation rel);
 extern void storage_index_fetch_reset(struct IndexFetchTableData *scan);
 extern void storage_index_fetch_end(struct IndexFetchTableData *scan);

@@ -23,6 +23,7 @@
  */
 #include "compat/compat.h"
 
+#include "access/genam.h"
 #include "access/heapam.h"
 #include "access/relscan.h"
 #include "access/tableam.h"
@@ -43,6 +44,7 @@
 #include "utils/snapmgr.h"
 
 #include "catalog/row_marks.h"
+#include "catalog/row_reservations.h"
 #include "format/pending_writes.h"
 #include "format/row_number.h"
 #include "format/storage.h"
@@ -99,6 +101,35 @@ void
 storage_rows_init(void)
 {
 	RegisterXactCallback(forget_fetch_cache, NULL);
+	row_reservations_init();
+}
+
+static bool
+has_unique_index(Relation rel)
+{
+	List	   *indexes = RelationGetIndexList(rel);
+	ListCell   *lc;
+	bool		unique = false;
+
+	foreach(lc, indexes)
+	{
+		Relation	index = index_open(lfirst_oid(lc), AccessShareLock);
+
+		unique |= index->rd_index->indisunique;
+		index_close(index, AccessShareLock);
+	}
+	list_free(indexes);
+	return unique;
+}
+
+void
+storage_rows_reserved(Relation rel, uint64 first, uint64 count)
+{
+	StorageMeta meta;
+
+	if (rel->rd_rel->relhasindex && has_unique_index(rel) &&
+		storage_read_meta(rel, &meta))
+		row_reservation_record(meta.storage_id, first, count);
 }
 
 static uint64
@@ -265,6 +296,25 @@ fetch_row(Relation rel, uint64 rownum, Snapshot snapshot,
 		found = f->am->fetch(f->fetcher, rownum, slot);
 	}
 	MemoryContextSwitchTo(old);
+	if (!found && snapshot->snapshot_type == SNAPSHOT_DIRTY)
+	{
+		/*
+		 * Another session may still buffer the row: a unique check must
+		 * wait for it, as for a heap tuple being inserted.  The slot holds
+		 * no values (the check only needs to know whom to wait for).
+		 */
+		TransactionId owner = row_reservation_owner(f->storage_id, rownum);
+
+		if (TransactionIdIsValid(owner))
+		{
+			snapshot->xmin = owner;
+			snapshot->xmax = InvalidTransactionId;
+			snapshot->speculativeToken = 0;
+			ExecStoreAllNullTuple(slot);
+			row_number_to_tid(rownum, &slot->tts_tid);
+			return true;
+		}
+	}
 	if (!found || !check_marks)
 		return found;
 	if (IsMVCCSnapshot(snapshot))

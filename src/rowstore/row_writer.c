@@ -37,6 +37,7 @@
 #include "format/row_number.h"
 #include "format/row_runs.h"
 #include "format/storage.h"
+#include "format/storage_am.h"
 #include "rowstore/row_batch.h"
 #include "rowstore/row_writer.h"
 
@@ -132,6 +133,7 @@ row_writer_create(Relation rel, MemoryContext parent)
 	row_batch_attrs(w->tupdesc, w->attrs);
 	MemoryContextSwitchTo(old);
 	row_runs_init(&w->rows, w->cxt, (uint64) w->opts.batch_size);
+	w->rows.on_reserve = storage_rows_reserved;
 	return w;
 }
 
