@@ -5,7 +5,7 @@
  *	  by its orderby option, so that stripes do not overlap and zone maps
  *	  prune as well as they can.
  *
- *	  MVCC-safe without blocking readers or writers: the merge reads the
+ *	  MVCC-safe without blocking readers or inserts: the merge reads the
  *	  stripes its snapshot sees, writes their rows sorted (a tuplesort,
  *	  spilling to disk beyond maintenance_work_mem) as new stripes in the
  *	  same storage, and deletes the metadata of the stripes it read, all in
@@ -18,6 +18,9 @@
  *	  VACUUM reclaims the pages of deleted stripes, the table keeps their
  *	  space.  A crash or cancel before commit leaves the old stripes as they
  *	  were.  A table whose stripes are already in order is left alone.
+ *	  Indexes get entries for the new row numbers and keep those of the
+ *	  old ones, which older snapshots still use (index scans skip rows
+ *	  whose stripe their snapshot does not see).
  *
  *-------------------------------------------------------------------------
  */
@@ -111,6 +114,7 @@ colcompress_merge(PG_FUNCTION_ARGS)
 	TupleTableSlot *slot;
 	ColReader  *reader;
 	ColWriter  *writer;
+	StorageIndexInserter *indexes;
 	CommandId	cid;
 	ListCell   *lc;
 	int			i;
@@ -128,12 +132,6 @@ colcompress_merge(PG_FUNCTION_ARGS)
 				 errmsg("table \"%s\" has no orderby option", RelationGetRelationName(rel)),
 				 errhint("Set one first, for example ALTER TABLE %s SET (orderby = 'column ASC').",
 						 RelationGetRelationName(rel))));
-	if (RelationGetIndexList(rel) != NIL)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("colcompress_merge does not support tables with indexes yet"),
-				 errhint("Drop the indexes, merge, and create them again.")));
-
 	/* rows get new numbers: no delete or lock may be pending on old ones */
 	storage_lock_for_rewrite(rel);
 
@@ -181,13 +179,16 @@ colcompress_merge(PG_FUNCTION_ARGS)
 
 	slot = MakeSingleTupleTableSlot(desc, &TTSOpsMinimalTuple);
 	writer = col_writer_create(rel, CurrentMemoryContext);
+	indexes = storage_index_inserter_begin(rel);
 	while (tuplesort_gettupleslot(sort, true, false, slot, NULL))
 	{
 		CHECK_FOR_INTERRUPTS();
 		col_writer_insert(writer, rel, slot, cid);
+		storage_index_inserter_add(indexes, slot);
 	}
 	col_writer_flush(writer, rel);
 	col_writer_free(writer);
+	storage_index_inserter_end(indexes);
 	tuplesort_end(sort);
 	ExecDropSingleTupleTableSlot(slot);
 

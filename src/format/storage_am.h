@@ -206,6 +206,16 @@ extern bool storage_scan_bitmap_next_tuple(TableScanDesc scan,
 #endif
 
 /*
+ * Index entries for rows a rewrite writes with new row numbers (merge),
+ * in every index of rel, without unique checks (the rows were checked).
+ */
+typedef struct StorageIndexInserter StorageIndexInserter;
+extern StorageIndexInserter *storage_index_inserter_begin(Relation rel);
+extern void storage_index_inserter_add(StorageIndexInserter *ins,
+									   TupleTableSlot *slot);
+extern void storage_index_inserter_end(StorageIndexInserter *ins);
+
+/*
  * DELETE, UPDATE and row locks hold rel's DML lock in a shared mode to the
  * end of the transaction; a rewrite that gives rows new row numbers while
  * writers run (colcompress_merge) takes it exclusively, so that no delete,

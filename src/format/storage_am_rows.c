@@ -816,6 +816,82 @@ storage_index_validate_scan(Relation table_rel, Relation index_rel,
 	index_info->ii_PredicateState = NULL;
 }
 
+/* ---- index entries for rewritten rows ---- */
+
+struct StorageIndexInserter
+{
+	Relation	rel;
+	int			n;
+	Relation   *indexes;
+	IndexInfo **infos;
+	ExprState **predicates;
+	EState	   *estate;
+	TupleTableSlot *slot;		/* the executor's view of the row */
+};
+
+StorageIndexInserter *
+storage_index_inserter_begin(Relation rel)
+{
+	StorageIndexInserter *ins = palloc0(sizeof(StorageIndexInserter));
+	List	   *oids = RelationGetIndexList(rel);
+	ListCell   *lc;
+
+	ins->rel = rel;
+	ins->estate = CreateExecutorState();
+	ins->slot = table_slot_create(rel, NULL);
+	GetPerTupleExprContext(ins->estate)->ecxt_scantuple = ins->slot;
+	ins->indexes = palloc(sizeof(Relation) * Max(list_length(oids), 1));
+	ins->infos = palloc(sizeof(IndexInfo *) * Max(list_length(oids), 1));
+	ins->predicates = palloc(sizeof(ExprState *) * Max(list_length(oids), 1));
+	foreach(lc, oids)
+	{
+		Relation	index = index_open(lfirst_oid(lc), RowExclusiveLock);
+
+		ins->indexes[ins->n] = index;
+		ins->infos[ins->n] = BuildIndexInfo(index);
+		ins->predicates[ins->n] = ExecPrepareQual(ins->infos[ins->n]->ii_Predicate,
+												  ins->estate);
+		ins->n++;
+	}
+	list_free(oids);
+	return ins;
+}
+
+void
+storage_index_inserter_add(StorageIndexInserter *ins, TupleTableSlot *slot)
+{
+	ExprContext *econtext = GetPerTupleExprContext(ins->estate);
+	Datum		values[INDEX_MAX_KEYS];
+	bool		isnull[INDEX_MAX_KEYS];
+	int			i;
+
+	if (ins->n == 0)
+		return;
+	ExecCopySlot(ins->slot, slot);
+	ins->slot->tts_tid = slot->tts_tid;
+	MemoryContextReset(econtext->ecxt_per_tuple_memory);
+	for (i = 0; i < ins->n; i++)
+	{
+		if (ins->predicates[i] != NULL && !ExecQual(ins->predicates[i], econtext))
+			continue;
+		FormIndexDatum(ins->infos[i], ins->slot, ins->estate, values, isnull);
+		index_insert(ins->indexes[i], values, isnull, &slot->tts_tid, ins->rel,
+					 UNIQUE_CHECK_NO, false, ins->infos[i]);
+	}
+}
+
+void
+storage_index_inserter_end(StorageIndexInserter *ins)
+{
+	int			i;
+
+	for (i = 0; i < ins->n; i++)
+		index_close(ins->indexes[i], NoLock);
+	ExecDropSingleTupleTableSlot(ins->slot);
+	FreeExecutorState(ins->estate);
+	pfree(ins);
+}
+
 /* ---- bitmap scans ---- */
 
 typedef struct StorageBitmap

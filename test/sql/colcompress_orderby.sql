@@ -91,3 +91,19 @@ DROP ROLE regress_merge_stranger;
 
 DROP TABLE unsorted, sorted, before_merge, desc_nulls, no_orderby, heap_t;
 DROP FUNCTION groups_read(text);
+
+-- merge with indexes and deleted rows: the index finds the rewritten rows,
+-- deleted rows stay gone
+CREATE TABLE mi (id int PRIMARY KEY, d int) USING colcompress
+	WITH (orderby = 'd ASC', stripe_row_limit = 1000, chunk_group_row_limit = 1000);
+INSERT INTO mi SELECT g, (g * 7919) % 5000 FROM generate_series(1, 5000) g;
+DELETE FROM mi WHERE id % 5 = 0;
+SELECT engine.colcompress_merge('mi');
+SELECT count(*), sum(id), sum(d) FROM mi;
+SET enable_seqscan = off;
+SET storage_engine.enable_custom_scan = off;
+SELECT count(*), sum(id), sum(d) FROM mi WHERE id > 0;
+SELECT id, d FROM mi WHERE id IN (4321, 4320);
+RESET enable_seqscan;
+RESET storage_engine.enable_custom_scan;
+DROP TABLE mi;
