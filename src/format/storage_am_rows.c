@@ -65,12 +65,7 @@ typedef struct RowFetch
 	/* the fetcher, and the snapshot it was built for */
 	void	   *fetcher;
 	Snapshot	snapshot;		/* our copy (MVCC) or SnapshotSelf */
-	SnapshotType type;
-	TransactionId xmin;
-	TransactionId xmax;
-	CommandId	curcid;
-	uint64		completion_count;
-	uint64		flush_count;
+	uint64		flush_count;	/* pending_flush_count when built */
 	MemoryContext fetcher_cxt;
 
 	/* deleted row numbers of one range, for the same snapshot */
@@ -202,15 +197,25 @@ copy_snapshot(Snapshot snapshot, MemoryContext cxt)
 static bool
 snapshot_matches(RowFetch *f, Snapshot snapshot)
 {
+	Snapshot	mine = f->snapshot;
+
 	if (f->fetcher == NULL || f->flush_count != pending_flush_count)
 		return false;
 	if (!IsMVCCSnapshot(snapshot))
-		return !IsMVCCSnapshot(f->snapshot);
-	return f->type == snapshot->snapshot_type &&
-		f->xmin == snapshot->xmin && f->xmax == snapshot->xmax &&
-		f->curcid == snapshot->curcid &&
-		f->completion_count == snapshot->snapXactCompletionCount &&
-		snapshot->snapXactCompletionCount != 0;
+		return !IsMVCCSnapshot(mine);
+	if (!IsMVCCSnapshot(mine))
+		return false;
+	if (snapshot == mine)
+		return true;
+	/* copies of a snapshot lose its completion count: compare the contents */
+	return mine->snapshot_type == snapshot->snapshot_type &&
+		mine->xmin == snapshot->xmin && mine->xmax == snapshot->xmax &&
+		mine->curcid == snapshot->curcid &&
+		mine->xcnt == snapshot->xcnt && mine->subxcnt == snapshot->subxcnt &&
+		mine->suboverflowed == snapshot->suboverflowed &&
+		mine->takenDuringRecovery == snapshot->takenDuringRecovery &&
+		memcmp(mine->xip, snapshot->xip, sizeof(TransactionId) * snapshot->xcnt) == 0 &&
+		memcmp(mine->subxip, snapshot->subxip, sizeof(TransactionId) * snapshot->subxcnt) == 0;
 }
 
 static void
@@ -233,11 +238,6 @@ rebuild_fetcher(RowFetch *f, Relation rel, Snapshot snapshot)
 	if (IsMVCCSnapshot(snapshot))
 	{
 		f->snapshot = copy_snapshot(snapshot, f->fetcher_cxt);
-		f->type = snapshot->snapshot_type;
-		f->xmin = snapshot->xmin;
-		f->xmax = snapshot->xmax;
-		f->curcid = snapshot->curcid;
-		f->completion_count = snapshot->snapXactCompletionCount;
 	}
 	else
 		f->snapshot = SnapshotSelf;

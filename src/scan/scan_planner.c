@@ -12,6 +12,10 @@
  *	  still prefers an index or a plain scan when those are cheaper.  A
  *	  partial path with parallel workers is added the same way.
  *
+ *	  For both access methods, index and bitmap paths are charged what
+ *	  fetching by TID really costs (decoding whole chunk groups or
+ *	  batches), and the index_scan option and GUC can keep them out.
+ *
  *-------------------------------------------------------------------------
  */
 #include "compat/compat.h"
@@ -31,6 +35,7 @@
 
 #include "catalog/options.h"
 #include "colstore/col_tableam.h"
+#include "rowstore/row_tableam.h"
 #include "guc.h"
 #include "scan/prune.h"
 #include "scan/scan_internal.h"
@@ -148,11 +153,48 @@ col_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent,
 		rel->indexlist = NIL;
 }
 
+/*
+ * Fetching a row by TID decodes its whole chunk group (every column) or
+ * batch: index and bitmap paths pay that once per unit they touch, which
+ * the heap-shaped index costing does not know.  Without this, nested
+ * loops of index scans look cheap and decode a chunk group per row.
+ */
+static void
+charge_row_fetches(PlannerInfo *root, RelOptInfo *rel, double group_rows,
+				   int natts)
+{
+	double		groups;
+	double		decode;
+	bool		charged = false;
+	ListCell   *lc;
+
+	groups = Max(rel->tuples / group_rows, 1.0);
+	decode = group_rows * natts * cpu_operator_cost;
+	foreach(lc, rel->pathlist)
+	{
+		Path	   *path = lfirst(lc);
+		double		fetched;
+
+		if (IsA(path, IndexPath))
+			fetched = ((IndexPath *) path)->indexselectivity * rel->tuples;
+		else if (IsA(path, BitmapHeapPath))
+			fetched = path->rows;
+		else
+			continue;
+		path->total_cost += Min(Max(fetched, 1.0), groups) * decode;
+		charged = true;
+	}
+	/* a plain scan the cheaper-looking index paths pushed out comes back */
+	if (charged)
+		add_path(rel, create_seqscan_path(root, rel, NULL, 0));
+}
+
 static void
 col_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 					 RangeTblEntry *rte)
 {
 	Relation	relation;
+	ColcompressOptions opts;
 	int			natts;
 	List	   *used;
 	int			nused;
@@ -165,13 +207,24 @@ col_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 		rte->relkind == RELKIND_PARTITIONED_TABLE || rte->tablesample != NULL)
 		return;
 	relation = table_open(rte->relid, NoLock);
+	natts = RelationGetDescr(relation)->natts;
+	if (is_rowcompress(relation))
+	{
+		RowcompressOptions ropts;
+
+		table_close(relation, NoLock);
+		rowcompress_options_get(rte->relid, &ropts);
+		charge_row_fetches(root, rel, Max(ropts.batch_size, 1), natts);
+		return;
+	}
 	if (!is_colcompress(relation))
 	{
 		table_close(relation, NoLock);
 		return;
 	}
-	natts = RelationGetDescr(relation)->natts;
 	table_close(relation, NoLock);
+	colcompress_options_get(rte->relid, &opts);
+	charge_row_fetches(root, rel, Max(opts.chunk_group_row_limit, 1), natts);
 
 	/* the table AM's own parallel scan obeys the same switch */
 	if (!storage_engine_enable_parallel_execution)
