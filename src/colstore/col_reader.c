@@ -195,7 +195,8 @@ load_stripe(ColReader *r, int index)
 	r->deleted = NULL;
 	r->ndeleted = 0;
 	if (!r->keep_deleted)
-		r->deleted = storage_deleted_rows(r->rel, r->stripe->first_row_number,
+		r->deleted = storage_deleted_rows(r->stripe->storage_id,
+										  r->stripe->first_row_number,
 										  r->stripe->last_row_number,
 										  r->snapshot, &r->ndeleted);
 	MemoryContextSwitchTo(old);

@@ -228,7 +228,7 @@ extern void storage_lock_for_rewrite(Relation rel);
  * Row numbers among [first, last] that snapshot sees deleted, for scans
  * (see row_mark_deleted_rows); NULL when none.
  */
-extern uint64 *storage_deleted_rows(Relation rel, uint64 first, uint64 last,
+extern uint64 *storage_deleted_rows(uint64 storage_id, uint64 first, uint64 last,
 									Snapshot snapshot, int *n);
 
 #endif							/* STORAGE_ENGINE_STORAGE_AM_H */

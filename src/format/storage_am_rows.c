@@ -53,6 +53,54 @@
 /* Deletes are read for this many consecutive row numbers at a time. */
 #define DELETED_RANGE_ROWS	(64 * 1024)
 
+/*
+ * The rows a snapshot sees deleted, read from the row marks a range of
+ * DELETED_RANGE_ROWS row numbers at a time, for callers that ask row by
+ * row in (mostly) row-number order.
+ */
+typedef struct DeletedRange
+{
+	uint64		storage_id;
+	Snapshot	snapshot;
+	MemoryContext cxt;			/* holds rows */
+	uint64		range;			/* range number, or PG_UINT64_MAX */
+	uint64	   *rows;
+	int			nrows;
+} DeletedRange;
+
+static void
+deleted_range_init(DeletedRange *d, uint64 storage_id, Snapshot snapshot,
+				   MemoryContext cxt)
+{
+	d->storage_id = storage_id;
+	d->snapshot = snapshot;
+	d->cxt = cxt;
+	d->range = PG_UINT64_MAX;
+	d->rows = NULL;
+	d->nrows = 0;
+}
+
+static bool
+deleted_range_has(DeletedRange *d, uint64 rownum)
+{
+	uint64		range = rownum / DELETED_RANGE_ROWS;
+
+	if (d->range != range)
+	{
+		MemoryContext old = MemoryContextSwitchTo(d->cxt);
+
+		if (d->rows != NULL)
+			pfree(d->rows);
+		d->rows = row_mark_deleted_rows(d->storage_id,
+										range * DELETED_RANGE_ROWS,
+										(range + 1) * DELETED_RANGE_ROWS - 1,
+										d->snapshot, &d->nrows);
+		d->range = range;
+		MemoryContextSwitchTo(old);
+	}
+	return row_number_in(d->rows, d->nrows, rownum);
+}
+
 typedef struct RowFetch
 {
 	Oid			relid;
@@ -68,10 +116,7 @@ typedef struct RowFetch
 	uint64		flush_count;	/* pending_flush_count when built */
 	MemoryContext fetcher_cxt;
 
-	/* deleted row numbers of one range, for the same snapshot */
-	uint64		deleted_range;	/* range number, or PG_UINT64_MAX */
-	uint64	   *deleted;
-	int			ndeleted;
+	DeletedRange deleted;		/* for the same snapshot (MVCC only) */
 
 	TupleTableSlot *scratch;	/* for existence checks */
 } RowFetch;
@@ -168,7 +213,6 @@ row_fetch_for(Relation rel)
 	f->storage_id = storage_id_of(rel);
 	f->cxt = AllocSetContextCreate(fetch_cache_cxt, "row fetch",
 								   ALLOCSET_SMALL_SIZES);
-	f->deleted_range = PG_UINT64_MAX;
 	/* a copy of the descriptor: the relcache's would be pinned by the slot */
 	f->scratch = MakeSingleTupleTableSlot(CreateTupleDescCopy(RelationGetDescr(rel)),
 										  table_slot_callbacks(rel));
@@ -231,39 +275,15 @@ rebuild_fetcher(RowFetch *f, Relation rel, Snapshot snapshot)
 	else
 		f->fetcher_cxt = AllocSetContextCreate(f->cxt, "row fetcher",
 											   ALLOCSET_DEFAULT_SIZES);
-	f->deleted_range = PG_UINT64_MAX;
-	f->deleted = NULL;
-	f->ndeleted = 0;
 	old = MemoryContextSwitchTo(f->fetcher_cxt);
 	if (IsMVCCSnapshot(snapshot))
-	{
 		f->snapshot = copy_snapshot(snapshot, f->fetcher_cxt);
-	}
 	else
 		f->snapshot = SnapshotSelf;
+	deleted_range_init(&f->deleted, f->storage_id, f->snapshot, f->fetcher_cxt);
 	f->flush_count = pending_flush_count;
 	f->fetcher = f->am->fetch_begin(rel, f->snapshot);
 	MemoryContextSwitchTo(old);
-}
-
-/* Is rownum deleted for the MVCC snapshot the fetcher was built for? */
-static bool
-deleted_in_range(RowFetch *f, uint64 rownum)
-{
-	uint64		range = rownum / DELETED_RANGE_ROWS;
-
-	if (f->deleted_range != range)
-	{
-		MemoryContext old = MemoryContextSwitchTo(f->fetcher_cxt);
-
-		f->deleted = row_mark_deleted_rows(f->storage_id,
-										   range * DELETED_RANGE_ROWS,
-										   (range + 1) * DELETED_RANGE_ROWS - 1,
-										   f->snapshot, &f->ndeleted);
-		f->deleted_range = range;
-		MemoryContextSwitchTo(old);
-	}
-	return row_number_in(f->deleted, f->ndeleted, rownum);
 }
 
 /*
@@ -318,18 +338,16 @@ fetch_row(Relation rel, uint64 rownum, Snapshot snapshot,
 	if (!found || !check_marks)
 		return found;
 	if (IsMVCCSnapshot(snapshot))
-		return !deleted_in_range(f, rownum);
+		return !deleted_range_has(&f->deleted, rownum);
 	return row_mark_visible(f->storage_id, rownum, snapshot);
 }
 
 uint64 *
-storage_deleted_rows(Relation rel, uint64 first, uint64 last,
+storage_deleted_rows(uint64 storage_id, uint64 first, uint64 last,
 					 Snapshot snapshot, int *n)
 {
-	uint64		storage_id = storage_id_of(rel);
-
 	*n = 0;
-	if (storage_id == 0 || snapshot == NULL || !IsMVCCSnapshot(snapshot))
+	if (snapshot == NULL || !IsMVCCSnapshot(snapshot))
 		return NULL;
 	return row_mark_deleted_rows(storage_id, first, last, snapshot, n);
 }
@@ -631,7 +649,7 @@ storage_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 	{
 		uint64		successor = ROW_MARK_DELETED;
 
-		/* the row must exist before it can be locked */
+		/* the row must exist before it can be locked; slot gets it */
 		if (!fetch_row(rel, rownum, SnapshotAny, slot, false))
 			return TM_Invisible;
 		result = row_mark_lock(rel, storage_id, rownum, cid, mode,
@@ -656,12 +674,7 @@ storage_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 		tmfd->traversed = true;
 		CHECK_FOR_INTERRUPTS();
 	}
-	if (result == TM_Ok)
-	{
-		if (!fetch_row(rel, rownum, SnapshotAny, slot, false))
-			elog(ERROR, "locked row " UINT64_FORMAT " has vanished", rownum);
-		row_number_to_tid(rownum, &slot->tts_tid);
-	}
+	/* slot holds the locked version: fetched above, and rows never change */
 	return result;
 }
 
@@ -686,7 +699,7 @@ storage_index_build_range_scan(Relation table_rel, Relation index_rel,
 	ExprContext *econtext;
 	Snapshot	snapshot;
 	bool		need_unregister = false;
-	RowFetch   *f;
+	DeletedRange deleted;
 
 	if (index_rel->rd_rel->relam == BRIN_AM_OID)
 		ereport(ERROR,
@@ -722,7 +735,8 @@ storage_index_build_range_scan(Relation table_rel, Relation index_rel,
 		snapshot = SnapshotSelf;
 	if (scan == NULL)
 		scan = table_beginscan_strat(table_rel, snapshot, 0, NULL, true, false);
-	f = row_fetch_for(table_rel);
+	deleted_range_init(&deleted, storage_id_of(table_rel), SnapshotSelf,
+					   CurrentMemoryContext);
 
 	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
 	{
@@ -731,7 +745,7 @@ storage_index_build_range_scan(Relation table_rel, Relation index_rel,
 
 		CHECK_FOR_INTERRUPTS();
 		if (!IsMVCCSnapshot(snapshot))
-			alive = row_mark_visible(f->storage_id, rownum, SnapshotSelf);
+			alive = !deleted_range_has(&deleted, rownum);
 		if (alive)
 			reltuples += 1;
 		MemoryContextReset(econtext->ecxt_per_tuple_memory);

@@ -128,7 +128,8 @@ static void
 drop_deleted_rows(RowReader *r)
 {
 	int			ndeleted;
-	uint64	   *deleted = storage_deleted_rows(r->rel, r->batch->first_row_number,
+	uint64	   *deleted = storage_deleted_rows(r->batch->storage_id,
+											   r->batch->first_row_number,
 											   r->batch->last_row_number,
 											   r->snapshot, &ndeleted);
 	uint32		i;
