@@ -171,6 +171,23 @@ stripe_meta_list(uint64 storage_id, Snapshot snapshot)
 							 stripe_from_tuple, stripe_cmp);
 }
 
+static void
+chunk_from_values(ChunkMeta *c, const Datum *values, const bool *nulls)
+{
+	c->codec = DatumGetInt16(values[Anum_chunk_codec - 1]);
+	c->encoding = DatumGetInt16(values[Anum_chunk_encoding - 1]);
+	c->stored_offset = DatumGetInt64(values[Anum_chunk_stored_offset - 1]);
+	c->stored_length = (uint32) DatumGetInt32(values[Anum_chunk_stored_length - 1]);
+	c->raw_length = (uint32) DatumGetInt32(values[Anum_chunk_raw_length - 1]);
+	c->value_count = (uint32) DatumGetInt32(values[Anum_chunk_value_count - 1]);
+	c->null_count = (uint32) DatumGetInt32(values[Anum_chunk_null_count - 1]);
+	c->checksum = (uint32) DatumGetInt32(values[Anum_chunk_checksum - 1]);
+	c->min_value = nulls[Anum_chunk_min_value - 1] ? NULL :
+		DatumGetByteaPCopy(values[Anum_chunk_min_value - 1]);
+	c->max_value = nulls[Anum_chunk_max_value - 1] ? NULL :
+		DatumGetByteaPCopy(values[Anum_chunk_max_value - 1]);
+}
+
 ChunkMeta *
 stripe_meta_chunks(const StripeMeta *stripe, Snapshot snapshot,
 				   uint32 *group_rows)
@@ -219,7 +236,6 @@ stripe_meta_chunks(const StripeMeta *stripe, Snapshot snapshot,
 		bool		nulls[Natts_chunk];
 		int			g;
 		int			a;
-		ChunkMeta  *c;
 
 		heap_deform_tuple(tuple, RelationGetDescr(rel), values, nulls);
 		g = DatumGetInt32(values[Anum_chunk_chunk_group_num - 1]);
@@ -227,19 +243,7 @@ stripe_meta_chunks(const StripeMeta *stripe, Snapshot snapshot,
 		if (g < 0 || g >= ngroups || a < 1 || a > ncols || seen[g * ncols + a - 1])
 			meta_corrupted("chunk", stripe->storage_id, "chunk number out of range");
 		seen[g * ncols + a - 1] = true;
-		c = &chunks[g * ncols + a - 1];
-		c->codec = DatumGetInt16(values[Anum_chunk_codec - 1]);
-		c->encoding = DatumGetInt16(values[Anum_chunk_encoding - 1]);
-		c->stored_offset = DatumGetInt64(values[Anum_chunk_stored_offset - 1]);
-		c->stored_length = (uint32) DatumGetInt32(values[Anum_chunk_stored_length - 1]);
-		c->raw_length = (uint32) DatumGetInt32(values[Anum_chunk_raw_length - 1]);
-		c->value_count = (uint32) DatumGetInt32(values[Anum_chunk_value_count - 1]);
-		c->null_count = (uint32) DatumGetInt32(values[Anum_chunk_null_count - 1]);
-		c->checksum = (uint32) DatumGetInt32(values[Anum_chunk_checksum - 1]);
-		c->min_value = nulls[Anum_chunk_min_value - 1] ? NULL :
-			DatumGetByteaPCopy(values[Anum_chunk_min_value - 1]);
-		c->max_value = nulls[Anum_chunk_max_value - 1] ? NULL :
-			DatumGetByteaPCopy(values[Anum_chunk_max_value - 1]);
+		chunk_from_values(&chunks[g * ncols + a - 1], values, nulls);
 	}
 	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
@@ -252,6 +256,48 @@ stripe_meta_chunks(const StripeMeta *stripe, Snapshot snapshot,
 			meta_corrupted("chunk", stripe->storage_id, "a column chunk is missing");
 	pfree(seen);
 	pfree(group_seen);
+	return chunks;
+}
+
+ChunkMeta *
+stripe_meta_group_chunks(const StripeMeta *stripe, Snapshot snapshot,
+						 int group)
+{
+	int			ncols = stripe->column_count;
+	ChunkMeta  *chunks = palloc0(sizeof(ChunkMeta) * Max(ncols, 1));
+	bool	   *seen = palloc0(sizeof(bool) * Max(ncols, 1));
+	ScanKeyData keys[3];
+	Relation	rel;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	int			a;
+
+	meta_storage_key(&keys[0], Anum_chunk_storage_id, stripe->storage_id);
+	ScanKeyInit(&keys[1], Anum_chunk_stripe_num, BTEqualStrategyNumber,
+				F_INT8EQ, Int64GetDatum((int64) stripe->stripe_num));
+	ScanKeyInit(&keys[2], Anum_chunk_chunk_group_num, BTEqualStrategyNumber,
+				F_INT4EQ, Int32GetDatum(group));
+	rel = meta_table_open("chunk", AccessShareLock);
+	scan = systable_beginscan(rel, meta_table_relid("chunk_pkey"), true,
+							  meta_snapshot_for(snapshot), 3, keys);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		Datum		values[Natts_chunk];
+		bool		nulls[Natts_chunk];
+
+		heap_deform_tuple(tuple, RelationGetDescr(rel), values, nulls);
+		a = DatumGetInt32(values[Anum_chunk_attr_num - 1]);
+		if (a < 1 || a > ncols || seen[a - 1])
+			meta_corrupted("chunk", stripe->storage_id, "chunk number out of range");
+		seen[a - 1] = true;
+		chunk_from_values(&chunks[a - 1], values, nulls);
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	for (a = 0; a < ncols; a++)
+		if (!seen[a])
+			meta_corrupted("chunk", stripe->storage_id, "a column chunk is missing");
+	pfree(seen);
 	return chunks;
 }
 

@@ -63,6 +63,10 @@ extern List *stripe_meta_list(uint64 storage_id, Snapshot snapshot);
 extern ChunkMeta *stripe_meta_chunks(const StripeMeta *stripe,
 									 Snapshot snapshot, uint32 *group_rows);
 
+/* The chunks of one chunk group, [column_count]. */
+extern ChunkMeta *stripe_meta_group_chunks(const StripeMeta *stripe,
+										   Snapshot snapshot, int group);
+
 extern void stripe_meta_insert(const StripeMeta *stripe,
 							   const uint32 *group_rows,
 							   const ChunkMeta *chunks);

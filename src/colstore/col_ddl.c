@@ -11,6 +11,7 @@
 
 #include "catalog/stripe_meta.h"
 #include "colstore/col_ddl.h"
+#include "colstore/col_fetch.h"
 #include "colstore/col_reader.h"
 #include "colstore/col_scan.h"
 #include "colstore/col_tableam.h"
@@ -26,22 +27,31 @@ insert_row(void *writer, Relation rel, TupleTableSlot *slot, CommandId cid)
 static void *
 fetch_begin(Relation rel, Snapshot snapshot)
 {
-	ColReader  *r = col_reader_begin(rel, snapshot, NULL, NULL);
+	return col_fetch_begin(rel, snapshot);
+}
 
-	r->keep_deleted = true;
-	return r;
+static void *
+fetch_cursor(void *fetcher)
+{
+	return col_fetch_cursor(fetcher);
 }
 
 static bool
-fetch(void *fetcher, uint64 rownum, TupleTableSlot *slot)
+fetch(void *cursor, uint64 rownum, TupleTableSlot *slot)
 {
-	return col_fetch(fetcher, rownum, slot);
+	return col_fetch_row(cursor, rownum, slot);
+}
+
+static void
+fetch_cursor_end(void *cursor)
+{
+	col_fetch_cursor_end(cursor);
 }
 
 static void
 fetch_end(void *fetcher)
 {
-	col_reader_end(fetcher);
+	col_fetch_end(fetcher);
 }
 
 const StorageAm colcompress_storage_am = {
@@ -53,7 +63,9 @@ const StorageAm colcompress_storage_am = {
 	.delete_metadata = stripe_meta_delete_storage,
 	.count_rows = col_count_rows,
 	.fetch_begin = fetch_begin,
+	.fetch_cursor = fetch_cursor,
 	.fetch = fetch,
+	.fetch_cursor_end = fetch_cursor_end,
 	.fetch_end = fetch_end,
 	.cluster_hint = "Use VACUUM FULL, or the orderby option with engine.colcompress_merge().",
 };

@@ -9,10 +9,8 @@
  *	  participant of a parallel scan builds the same list from the same
  *	  snapshot and claims stripes from a shared counter.
  *
- *	  Every stored byte is checked before use: the chunk's position
- *	  against its stripe, a CRC-32C of the stored bytes, the codec id, the
- *	  decompressed length, and the value layout (value_decode).  Damage
- *	  raises ERRCODE_DATA_CORRUPTED naming the table, stripe and column.
+ *	  Chunks are decoded by col_chunk.c, which checks every stored byte
+ *	  before use.
  *
  *	  Memory: stripe_cxt holds one stripe's chunk metadata, batch_cxt one
  *	  chunk group's decompressed columns; each is reset when the reader
@@ -24,32 +22,14 @@
 
 #include "access/htup_details.h"
 #include "miscadmin.h"
-#include "port/pg_crc32c.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
-#include "codec/codec.h"
-#include "codec/delta.h"
-#include "codec/value_encoding.h"
+#include "colstore/col_chunk.h"
 #include "colstore/col_reader.h"
 #include "format/row_number.h"
 #include "format/storage.h"
 #include "format/storage_am.h"
-
-static void
-chunk_corrupted(ColReader *r, int attno, const char *what)
-{
-	Form_pg_attribute attr = TupleDescAttr(r->desc, attno);
-
-	ereport(ERROR,
-			(errcode(ERRCODE_DATA_CORRUPTED),
-			 errmsg("data of table \"%s\" is damaged",
-					RelationGetRelationName(r->rel)),
-			 errdetail("Stripe " UINT64_FORMAT ", chunk group %d, column \"%s\": %s.",
-					   r->stripe->stripe_num, r->group_index,
-					   NameStr(attr->attname), what),
-			 errhint("Check the table with engine.colcompress_verify() and restore it from a backup.")));
-}
 
 ColReader *
 col_reader_begin(Relation rel, Snapshot snapshot, const bool *projected,
@@ -192,92 +172,37 @@ load_stripe(ColReader *r, int index)
 				 errdetail("Stripe " UINT64_FORMAT ": chunk group row counts do not add up to the stripe's.",
 						   r->stripe->stripe_num)));
 	r->visible_rows = stripe_visible_rows(r->stripe, r->snapshot);
-	r->deleted = NULL;
-	r->ndeleted = 0;
-	if (!r->keep_deleted)
-		r->deleted = storage_deleted_rows(r->stripe->storage_id,
-										  r->stripe->first_row_number,
-										  r->stripe->last_row_number,
-										  r->snapshot, &r->ndeleted);
+	r->deleted = storage_deleted_rows(r->stripe->storage_id,
+									  r->stripe->first_row_number,
+									  r->stripe->last_row_number,
+									  r->snapshot, &r->ndeleted);
 	MemoryContextSwitchTo(old);
 }
 
-/* Decompresses and decodes one column chunk of the current group. */
+/* Decodes one column chunk of the current group. */
 static void
 load_column(ColReader *r, int attno, uint32 nrows, ColumnBatch *col)
 {
-	Form_pg_attribute attr = TupleDescAttr(r->desc, attno);
-	ChunkMeta  *c = &r->chunks[r->group_index * r->stripe->column_count + attno];
-	ValueTypeInfo type = {attr->attlen, attr->attbyval, attr->attalign};
-	const Codec *codec;
-	char	   *stored;
-	char	   *raw;
-	pg_crc32c	crc;
-	char		context[128];
-	const char *problem;
+	ColChunkRef ref;
 
-	if (c->value_count != nrows)
-		chunk_corrupted(r, attno, "value count differs from the chunk group's row count");
-	if (c->stored_offset > r->stripe->data_length ||
-		c->stored_length > r->stripe->data_length - c->stored_offset)
-		chunk_corrupted(r, attno, "chunk lies outside its stripe");
-	codec = codec_by_id(c->codec);
-	if (codec == NULL)
-		chunk_corrupted(r, attno, "unknown codec");
-	if (!codec->available)
+	ref.rel = r->rel;
+	ref.stripe = r->stripe;
+	ref.group = r->group_index;
+	ref.attr = TupleDescAttr(r->desc, attno);
+	ref.chunk = &r->chunks[r->group_index * r->stripe->column_count + attno];
+	ref.strategy = r->strategy;
+	if (ref.chunk->value_count != nrows)
 		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("table \"%s\" has data compressed with %s, which this build of storage_engine does not support",
-						RelationGetRelationName(r->rel), codec->name),
-				 errhint("Rebuild storage_engine with the %s library.", codec->name)));
-	if (c->raw_length < VALUE_CHUNK_HEADER_SIZE || c->raw_length > MaxAllocSize)
-		chunk_corrupted(r, attno, "impossible uncompressed length");
-
-	snprintf(context, sizeof(context), "stripe " UINT64_FORMAT ", column \"%s\"",
-			 r->stripe->stripe_num, NameStr(attr->attname));
-	stored = palloc(Max(c->stored_length, 1));
-	storage_read_stream(r->rel, r->stripe->first_block, c->stored_offset,
-						stored, c->stored_length, r->strategy, context);
-	INIT_CRC32C(crc);
-	COMP_CRC32C(crc, stored, c->stored_length);
-	FIN_CRC32C(crc);
-	if (crc != c->checksum)
-		chunk_corrupted(r, attno, "checksum mismatch");
-
-	if (codec->id == CODEC_NONE)
-	{
-		if (c->stored_length != c->raw_length)
-			chunk_corrupted(r, attno, "stored and uncompressed lengths differ");
-		raw = stored;
-	}
-	else
-	{
-		raw = palloc(c->raw_length);
-		if (!codec->decompress(stored, (int32) c->stored_length, raw,
-							   (int32) c->raw_length))
-			chunk_corrupted(r, attno, "compressed data cannot be decompressed");
-		pfree(stored);
-	}
-
-	if (c->encoding == CHUNK_ENCODING_DELTA)
-	{
-		Size		start = chunk_values_start(c->value_count, c->null_count);
-
-		if (!attr->attbyval || (attr->attlen != 2 && attr->attlen != 4 && attr->attlen != 8) ||
-			c->null_count > c->value_count || start > c->raw_length ||
-			c->raw_length - start != (Size) (c->value_count - c->null_count) * attr->attlen)
-			chunk_corrupted(r, attno, "delta-encoded chunk has an impossible layout");
-		delta_decode(raw + start, c->value_count - c->null_count, attr->attlen);
-	}
-	else if (c->encoding != CHUNK_ENCODING_PLAIN)
-		chunk_corrupted(r, attno, "unknown encoding");
-
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("data of table \"%s\" is damaged",
+						RelationGetRelationName(r->rel)),
+				 errdetail("Stripe " UINT64_FORMAT ", chunk group %d, column \"%s\": value count differs from the chunk group's row count.",
+						   r->stripe->stripe_num, r->group_index,
+						   NameStr(ref.attr->attname)),
+				 errhint("Check the table with engine.colcompress_verify() and restore it from a backup.")));
 	col->values = palloc(sizeof(Datum) * Max(nrows, 1));
 	col->isnull = palloc(sizeof(bool) * Max(nrows, 1));
-	problem = value_decode(raw, c->raw_length, &type, nrows,
-						   col->values, col->isnull);
-	if (problem != NULL)
-		chunk_corrupted(r, attno, problem);
+	col_chunk_decode(&ref, col->values, col->isnull);
 	col->loaded = true;
 }
 
@@ -562,70 +487,4 @@ col_reader_reset(ColReader *r, bool forward)
 	r->have_batch = false;
 	MemoryContextReset(r->stripe_cxt);
 	MemoryContextReset(r->batch_cxt);
-}
-
-/* Index (into stripes) of the stripe holding rownum, or -1; *pos its row. */
-static int
-find_stripe(ColReader *r, uint64 rownum, uint64 *pos)
-{
-	if (r->lookup == NULL)
-	{
-		MemoryContext old = MemoryContextSwitchTo(GetMemoryChunkContext(r));
-		StreamLookupEntry *e = palloc(sizeof(StreamLookupEntry) * Max(r->nstripes, 1));
-		int			i;
-
-		for (i = 0; i < r->nstripes; i++)
-		{
-			StripeMeta *s = list_nth(r->stripes, i);
-
-			e[i].first = s->first_row_number;
-			e[i].last = s->last_row_number;
-			e[i].runs = s->runs;
-			e[i].nruns = s->nruns;
-		}
-		r->lookup = row_runs_lookup_build(e, r->nstripes);
-		MemoryContextSwitchTo(old);
-	}
-	return row_runs_lookup(r->lookup, rownum, pos);
-}
-
-bool
-col_fetch(ColReader *r, uint64 rownum, TupleTableSlot *slot)
-{
-	uint64		pos;
-	int			si;
-	int			lo;
-	int			hi;
-
-	if (r->desc != slot->tts_tupleDescriptor)
-		col_reader_use_desc(r, slot->tts_tupleDescriptor);
-	if (r->stripe != NULL &&
-		rownum >= r->stripe->first_row_number &&
-		rownum <= r->stripe->last_row_number &&
-		row_runs_find(r->stripe->runs, r->stripe->nruns, rownum, &pos))
-		si = r->stripe_index;
-	else
-		si = find_stripe(r, rownum, &pos);
-	if (si < 0)
-		return false;
-	load_stripe(r, si);
-	if (pos >= r->visible_rows)
-		return false;
-
-	/* the chunk group: the last one starting at or before pos */
-	lo = 0;
-	hi = r->stripe->chunk_group_count;
-	while (hi - lo > 1)
-	{
-		int			mid = lo + (hi - lo) / 2;
-
-		if (r->group_first_row[mid] <= pos)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	if (r->group_index != lo)
-		load_group(r, lo);
-	col_reader_store_row(r, (uint32) (pos - r->group_first_row[lo]), slot);
-	return true;
 }

@@ -36,8 +36,6 @@ typedef struct ColReader
 
 	List	   *stripes;		/* StripeMeta *, in stripe order */
 	int			nstripes;
-	StreamLookup *lookup;		/* col_fetch's, built on first use */
-	bool		keep_deleted;	/* col_fetch: positions must stay the stored ones */
 
 	/* the stripe whose chunk metadata is loaded */
 	int			stripe_index;
@@ -115,13 +113,5 @@ extern void col_reader_load_group(ColReader *reader, int stripe, int group);
 extern void col_reader_reset(ColReader *reader, bool forward);
 
 extern uint64 col_reader_total_rows(ColReader *reader);
-
-/*
- * Stores the row with row number rownum in slot (the projected columns) if
- * the reader's snapshot sees it; false otherwise.  The chunk group holding
- * the row is decoded once and kept, so further rows of the same group cost
- * no decoding.
- */
-extern bool col_fetch(ColReader *reader, uint64 rownum, TupleTableSlot *slot);
 
 #endif							/* STORAGE_ENGINE_COL_READER_H */

@@ -51,6 +51,7 @@ col_scan_end(TableScanDesc sscan)
 	ColScanDesc scan = (ColScanDesc) sscan;
 
 	col_reader_end(scan->reader);
+	storage_scan_end_rows(sscan);
 	if (scan->base.rs.rs_flags & SO_TEMP_SNAPSHOT)
 		UnregisterSnapshot(scan->base.rs.rs_snapshot);
 	pfree(scan);

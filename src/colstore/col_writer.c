@@ -45,6 +45,7 @@
 #include "catalog/zone_map.h"
 #include "codec/codec.h"
 #include "codec/delta.h"
+#include "codec/frames.h"
 #include "codec/value_encoding.h"
 #include "colstore/col_writer.h"
 #include "format/pending_writes.h"
@@ -303,6 +304,69 @@ chunk_minmax(ColWriter *w, int attno, uint32 start, uint32 end,
 	return have;
 }
 
+/* Bytes value v of attr takes in a chunk's value layout, roughly. */
+static Size
+encoded_size(Form_pg_attribute attr, Datum v)
+{
+	if (attr->attlen > 0)
+		return attr->attlen;
+	if (attr->attlen == -1)
+		return VARSIZE_ANY(DatumGetPointer(v)) + 3;	/* up to 3 pad bytes */
+	return strlen(DatumGetCString(v)) + 1;
+}
+
+/*
+ * Encodes rows [start, end) of column a as a framed chunk (codec/frames.h)
+ * into stored; returns the frames' total uncompressed length.  A frame
+ * ends at FRAME_MAX_ROWS rows or once its values reach
+ * FRAME_TARGET_RAW_BYTES, so that fetching one row decodes little.
+ */
+static uint32
+encode_chunk(ColWriter *w, int a, uint32 start, uint32 end, int encoding,
+			 const Codec *codec, StringInfo stored)
+{
+	Form_pg_attribute attr = TupleDescAttr(w->tupdesc, a);
+	ValueTypeInfo type = {attr->attlen, attr->attbyval, attr->attalign};
+	FrameWriter fw;
+	StringInfoData raw;
+	uint32		first = start;
+
+	frames_begin(&fw, codec, w->opts.compression_level);
+	initStringInfo(&raw);
+	while (first < end)
+	{
+		uint32		last = first;
+		Size		bytes = 0;
+		uint32		nulls = 0;
+
+		while (last < end && last - first < FRAME_MAX_ROWS &&
+			   bytes < FRAME_TARGET_RAW_BYTES)
+		{
+			if (w->isnull[a][last])
+				nulls++;
+			else
+				bytes += encoded_size(attr, w->values[a][last]);
+			last++;
+		}
+		resetStringInfo(&raw);
+		value_encode(&raw, &type, w->values[a] + first, w->isnull[a] + first,
+					 last - first);
+		if (encoding == CHUNK_ENCODING_DELTA)
+			delta_encode(raw.data + chunk_values_start(last - first, nulls),
+						 last - first - nulls, attr->attlen);
+		frames_add(&fw, first - start, raw.data, (uint32) raw.len);
+		first = last;
+	}
+	if (fw.raw_total > MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("column \"%s\" of a chunk group is too large: %llu bytes",
+						NameStr(attr->attname), (unsigned long long) fw.raw_total),
+				 errhint("Lower the table's chunk_group_row_limit.")));
+	frames_finish(&fw, stored);
+	return (uint32) fw.raw_total;
+}
+
 /*
  * Integer-like columns are stored as differences: steadily growing values
  * (ids, timestamps, dates) then compress to almost nothing.
@@ -476,59 +540,32 @@ col_writer_flush(ColWriter *w, Relation rel)
 		{
 			Form_pg_attribute attr = TupleDescAttr(w->tupdesc, a);
 			ChunkMeta  *c = &chunks[g * natts + a];
-			ValueTypeInfo type = {attr->attlen, attr->attbyval, attr->attalign};
-			StringInfoData raw;
-			const char *stored;
-			int32		stored_len;
+			StringInfoData stored;
 			pg_crc32c	crc;
 			uint32		r;
 
 			CHECK_FOR_INTERRUPTS();
 			MemoryContextSwitchTo(w->chunk_cxt);
-			initStringInfo(&raw);
-			value_encode(&raw, &type, w->values[a] + start, w->isnull[a] + start,
-						 end - start);
 			c->null_count = 0;
 			for (r = start; r < end; r++)
 				c->null_count += w->isnull[a][r] ? 1 : 0;
-			if (delta_eligible(attr))
-			{
-				Size		values_start = chunk_values_start(end - start, c->null_count);
-
-				delta_encode(raw.data + values_start, end - start - c->null_count,
-							 attr->attlen);
-				c->encoding = CHUNK_ENCODING_DELTA;
-			}
-
-			c->codec = CODEC_NONE;
-			stored = raw.data;
-			stored_len = raw.len;
-			if (codec->id != CODEC_NONE)
-			{
-				int32		cap = codec->bound(raw.len);
-				char	   *dst = cap > 0 ? palloc(cap) : NULL;
-				int32		clen = dst ? codec->compress(raw.data, raw.len, dst, cap,
-														 w->opts.compression_level) : -1;
-
-				if (clen >= 0)
-				{
-					c->codec = codec->id;
-					stored = dst;
-					stored_len = clen;
-				}
-			}
+			c->encoding = delta_eligible(attr) ? CHUNK_ENCODING_DELTA :
+				CHUNK_ENCODING_PLAIN;
+			c->codec = codec->id;
+			initStringInfo(&stored);
+			c->raw_length = encode_chunk(w, a, start, end, c->encoding,
+										 codec, &stored);
 			INIT_CRC32C(crc);
-			COMP_CRC32C(crc, stored, stored_len);
+			COMP_CRC32C(crc, stored.data, stored.len);
 			FIN_CRC32C(crc);
 
 			c->stored_offset = stream.len;
-			c->stored_length = stored_len;
-			c->raw_length = raw.len;
+			c->stored_length = stored.len;
 			c->value_count = end - start;
 			c->checksum = crc;
 
 			MemoryContextSwitchTo(flush_cxt);
-			appendBinaryStringInfo(&stream, stored, stored_len);
+			appendBinaryStringInfo(&stream, stored.data, stored.len);
 			MemoryContextReset(w->chunk_cxt);
 
 			stripe.attr_null_count[a] += c->null_count;

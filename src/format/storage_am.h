@@ -36,14 +36,18 @@ typedef struct StorageAm
 	uint64		(*count_rows) (Relation rel, Snapshot snapshot);
 
 	/*
-	 * Fetching rows by row number (storage_am_rows.c): a fetcher sees the
-	 * streams snapshot sees, keeps the last unit it decoded, and stores a
-	 * row with all columns into slot; fetch is false when no stream it
-	 * sees holds the row, or the row is this transaction's and snapshot's
-	 * command may not see it.  Deletes are not its business.
+	 * Fetching rows by row number (storage_am_rows.c).  A fetcher is what
+	 * a snapshot sees (the streams, where their rows are), shared by the
+	 * transaction's fetches with that snapshot; a cursor over it, made in
+	 * CurrentMemoryContext, decodes.  fetch stores a row with all columns
+	 * into slot, valid until the cursor's next fetch; false when no stream
+	 * the fetcher sees holds the row, or the row is this transaction's and
+	 * the snapshot's command may not see it.  Deletes are not its business.
 	 */
 	void	   *(*fetch_begin) (Relation rel, Snapshot snapshot);
-	bool		(*fetch) (void *fetcher, uint64 rownum, TupleTableSlot *slot);
+	void	   *(*fetch_cursor) (void *fetcher);
+	bool		(*fetch) (void *cursor, uint64 rownum, TupleTableSlot *slot);
+	void		(*fetch_cursor_end) (void *cursor);
 	void		(*fetch_end) (void *fetcher);
 	/* errhint of CLUSTER's refusal */
 	const char *cluster_hint;
@@ -58,6 +62,9 @@ typedef struct StorageScanDescData
 	TableScanDescData rs;
 	struct StorageBitmap *bitmap;	/* bitmap heap scans; NULL until used */
 } StorageScanDescData;
+
+/* Releases what storage_am_rows.c keeps in a scan; call before freeing it. */
+extern void storage_scan_end_rows(TableScanDesc scan);
 
 /*
  * Full-page-image WAL cannot be decoded logically: a published table would

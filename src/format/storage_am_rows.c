@@ -101,6 +101,21 @@ deleted_range_has(DeletedRange *d, uint64 rownum)
 	return row_number_in(d->rows, d->nrows, rownum);
 }
 
+/*
+ * A cursor over a RowFetch's fetcher, made on first use in cxt.  A scan
+ * has its own, so the rows it stores are not overwritten by other fetches
+ * of the same relation (a self-join, a trigger) while it still uses them.
+ */
+typedef struct FetchCursor
+{
+	void	   *cursor;
+	uint64		generation;		/* of the fetcher it is over */
+	MemoryContext cxt;
+} FetchCursor;
+
+/* Tells fetchers apart across rebuilds, so stale cursors are noticed. */
+static uint64 fetcher_generation = 0;
+
 typedef struct RowFetch
 {
 	Oid			relid;
@@ -112,9 +127,11 @@ typedef struct RowFetch
 
 	/* the fetcher, and the snapshot it was built for */
 	void	   *fetcher;
+	uint64		generation;		/* fetcher_generation when built */
 	Snapshot	snapshot;		/* our copy (MVCC) or SnapshotSelf */
 	uint64		flush_count;	/* pending_flush_count when built */
 	MemoryContext fetcher_cxt;
+	FetchCursor own;			/* for fetches of no scan (row versions) */
 
 	DeletedRange deleted;		/* for the same snapshot (MVCC only) */
 
@@ -283,16 +300,55 @@ rebuild_fetcher(RowFetch *f, Relation rel, Snapshot snapshot)
 	deleted_range_init(&f->deleted, f->storage_id, f->snapshot, f->fetcher_cxt);
 	f->flush_count = pending_flush_count;
 	f->fetcher = f->am->fetch_begin(rel, f->snapshot);
+	f->generation = ++fetcher_generation;
+	/* the old one went with fetcher_cxt */
+	f->own.cursor = NULL;
+	f->own.cxt = f->fetcher_cxt;
 	MemoryContextSwitchTo(old);
+}
+
+/* cur's cursor over f's current fetcher. */
+static void *
+cursor_for(RowFetch *f, FetchCursor *cur)
+{
+	MemoryContext old;
+
+	if (cur->cursor != NULL && cur->generation == f->generation)
+		return cur->cursor;
+	if (cur->cursor != NULL)
+		f->am->fetch_cursor_end(cur->cursor);
+	old = MemoryContextSwitchTo(cur->cxt);
+	cur->cursor = f->am->fetch_cursor(f->fetcher);
+	MemoryContextSwitchTo(old);
+	cur->generation = f->generation;
+	return cur->cursor;
+}
+
+static void
+cursor_init(FetchCursor *cur)
+{
+	cur->cursor = NULL;
+	cur->generation = 0;
+	cur->cxt = CurrentMemoryContext;
+}
+
+static void
+cursor_end(Relation rel, FetchCursor *cur)
+{
+	if (cur->cursor != NULL)
+		storage_am_for(rel)->fetch_cursor_end(cur->cursor);
+	cur->cursor = NULL;
 }
 
 /*
  * Stores row rownum in slot when snapshot sees it (its stream, and no
- * delete); with check_marks false, only whether its stream holds it.
+ * delete); with check_marks false, only whether its stream holds it.  A
+ * scan passes its cursor; without one, the row is copied into the slot,
+ * since the relation's own cursor serves every other fetch.
  */
 static bool
 fetch_row(Relation rel, uint64 rownum, Snapshot snapshot,
-		  TupleTableSlot *slot, bool check_marks)
+		  TupleTableSlot *slot, bool check_marks, FetchCursor *cur)
 {
 	RowFetch   *f;
 	bool		found;
@@ -305,17 +361,21 @@ fetch_row(Relation rel, uint64 rownum, Snapshot snapshot,
 		return false;
 	if (!snapshot_matches(f, snapshot))
 		rebuild_fetcher(f, rel, snapshot);
+	if (cur == NULL)
+		cur = &f->own;
 	old = MemoryContextSwitchTo(f->fetcher_cxt);
-	found = f->am->fetch(f->fetcher, rownum, slot);
+	found = f->am->fetch(cursor_for(f, cur), rownum, slot);
 	if (!found && !IsMVCCSnapshot(snapshot))
 	{
 		/* the stream may have committed since the fetcher listed them */
 		MemoryContextSwitchTo(old);
 		rebuild_fetcher(f, rel, snapshot);
 		old = MemoryContextSwitchTo(f->fetcher_cxt);
-		found = f->am->fetch(f->fetcher, rownum, slot);
+		found = f->am->fetch(cursor_for(f, cur), rownum, slot);
 	}
 	MemoryContextSwitchTo(old);
+	if (found && cur == &f->own)
+		ExecMaterializeSlot(slot);
 	if (!found && snapshot->snapshot_type == SNAPSHOT_DIRTY)
 	{
 		/*
@@ -354,13 +414,20 @@ storage_deleted_rows(uint64 storage_id, uint64 first, uint64 last,
 
 /* ---- index scans ---- */
 
+typedef struct StorageIndexFetch
+{
+	IndexFetchTableData base;
+	FetchCursor cursor;
+} StorageIndexFetch;
+
 IndexFetchTableData *
 storage_index_fetch_begin(Relation rel)
 {
-	IndexFetchTableData *scan = palloc0(sizeof(IndexFetchTableData));
+	StorageIndexFetch *scan = palloc0(sizeof(StorageIndexFetch));
 
-	scan->rel = rel;
-	return scan;
+	scan->base.rel = rel;
+	cursor_init(&scan->cursor);
+	return &scan->base;
 }
 
 void
@@ -371,6 +438,7 @@ storage_index_fetch_reset(IndexFetchTableData *scan)
 void
 storage_index_fetch_end(IndexFetchTableData *scan)
 {
+	cursor_end(scan->rel, &((StorageIndexFetch *) scan)->cursor);
 	pfree(scan);
 }
 
@@ -384,7 +452,8 @@ storage_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
 	*call_again = false;
 	if (all_dead)
 		*all_dead = false;
-	found = fetch_row(scan->rel, tid_to_row_number(tid), snapshot, slot, true);
+	found = fetch_row(scan->rel, tid_to_row_number(tid), snapshot, slot, true,
+					  &((StorageIndexFetch *) scan)->cursor);
 	if (!found)
 		ExecClearTuple(slot);
 	return found;
@@ -396,7 +465,7 @@ bool
 storage_tuple_fetch_row_version(Relation rel, ItemPointer tid,
 								Snapshot snapshot, TupleTableSlot *slot)
 {
-	return fetch_row(rel, tid_to_row_number(tid), snapshot, slot, true);
+	return fetch_row(rel, tid_to_row_number(tid), snapshot, slot, true, NULL);
 }
 
 bool
@@ -433,7 +502,7 @@ storage_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
 	RowFetch   *f = row_fetch_for(rel);
 
 	return fetch_row(rel, tid_to_row_number(&slot->tts_tid), snapshot,
-					 f->scratch, true);
+					 f->scratch, true, NULL);
 }
 
 /*
@@ -569,7 +638,7 @@ changes_key(Relation rel, ItemPointer otid, TupleTableSlot *newslot)
 		return false;
 	f = row_fetch_for(rel);
 	old = f->scratch;
-	if (!fetch_row(rel, tid_to_row_number(otid), SnapshotAny, old, false))
+	if (!fetch_row(rel, tid_to_row_number(otid), SnapshotAny, old, false, NULL))
 		return true;
 	slot_getallattrs(old);
 	slot_getallattrs(newslot);
@@ -650,7 +719,7 @@ storage_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 		uint64		successor = ROW_MARK_DELETED;
 
 		/* the row must exist before it can be locked; slot gets it */
-		if (!fetch_row(rel, rownum, SnapshotAny, slot, false))
+		if (!fetch_row(rel, rownum, SnapshotAny, slot, false, NULL))
 			return TM_Invisible;
 		result = row_mark_lock(rel, storage_id, rownum, cid, mode,
 							   wait_policy, tmfd, &successor);
@@ -910,6 +979,7 @@ storage_index_inserter_end(StorageIndexInserter *ins)
 
 typedef struct StorageBitmap
 {
+	FetchCursor cursor;
 	BlockNumber block;
 	OffsetNumber offsets[MaxHeapTuplesPerPage];
 	int			noffsets;
@@ -922,9 +992,27 @@ bitmap_of(TableScanDesc scan)
 	StorageScanDescData *s = (StorageScanDescData *) scan;
 
 	if (s->bitmap == NULL)
-		s->bitmap = MemoryContextAllocZero(GetMemoryChunkContext(s),
-										   sizeof(StorageBitmap));
+	{
+		MemoryContext old = MemoryContextSwitchTo(GetMemoryChunkContext(s));
+
+		s->bitmap = palloc0(sizeof(StorageBitmap));
+		cursor_init(&s->bitmap->cursor);
+		MemoryContextSwitchTo(old);
+	}
 	return s->bitmap;
+}
+
+void
+storage_scan_end_rows(TableScanDesc scan)
+{
+	StorageScanDescData *s = (StorageScanDescData *) scan;
+
+	if (s->bitmap != NULL)
+	{
+		cursor_end(scan->rs_rd, &s->bitmap->cursor);
+		pfree(s->bitmap);
+		s->bitmap = NULL;
+	}
 }
 
 /* Starts a bitmap block: the given offsets, or every one when lossy. */
@@ -959,7 +1047,7 @@ bitmap_next_row(TableScanDesc scan, StorageBitmap *b, TupleTableSlot *slot)
 
 		ItemPointerSet(&tid, b->block, b->offsets[b->next++]);
 		if (fetch_row(scan->rs_rd, tid_to_row_number(&tid), scan->rs_snapshot,
-					  slot, true))
+					  slot, true, &b->cursor))
 		{
 			pgstat_count_heap_fetch(scan->rs_rd);
 			return true;

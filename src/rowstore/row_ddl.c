@@ -26,22 +26,25 @@ insert_row(void *writer, Relation rel, TupleTableSlot *slot, CommandId cid)
 static void *
 fetch_begin(Relation rel, Snapshot snapshot)
 {
-	RowReader  *r = row_reader_begin(rel, snapshot, NULL);
+	return row_reader_begin(rel, snapshot, NULL);
+}
 
-	r->keep_deleted = true;
-	return r;
+static void *
+fetch_cursor(void *fetcher)
+{
+	return row_reader_cursor(fetcher);
 }
 
 static bool
-fetch(void *fetcher, uint64 rownum, TupleTableSlot *slot)
+fetch(void *cursor, uint64 rownum, TupleTableSlot *slot)
 {
-	return row_fetch(fetcher, rownum, slot);
+	return row_fetch(cursor, rownum, slot);
 }
 
 static void
-fetch_end(void *fetcher)
+fetch_end(void *reader)
 {
-	row_reader_end(fetcher);
+	row_reader_end(reader);
 }
 
 const StorageAm rowcompress_storage_am = {
@@ -53,7 +56,9 @@ const StorageAm rowcompress_storage_am = {
 	.delete_metadata = batch_meta_delete_storage,
 	.count_rows = row_count_rows,
 	.fetch_begin = fetch_begin,
+	.fetch_cursor = fetch_cursor,
 	.fetch = fetch,
+	.fetch_cursor_end = fetch_end,
 	.fetch_end = fetch_end,
 	.cluster_hint = "Use VACUUM FULL, or rewrite the table with INSERT ... SELECT ... ORDER BY.",
 };

@@ -90,6 +90,30 @@ row_reader_begin(Relation rel, Snapshot snapshot,
 	return r;
 }
 
+RowReader *
+row_reader_cursor(RowReader *shared)
+{
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
+											  "rowcompress fetch cursor",
+											  ALLOCSET_SMALL_SIZES);
+	RowReader  *r = MemoryContextAllocZero(cxt, sizeof(RowReader));
+
+	r->cxt = cxt;
+	r->rel = shared->rel;
+	r->snapshot = shared->snapshot;
+	r->batch_cxt = AllocSetContextCreate(cxt, "rowcompress batch",
+										 ALLOCSET_DEFAULT_SIZES);
+	r->desc = shared->desc;
+	r->attrs = shared->attrs;
+	r->batches = shared->batches;
+	r->nbatches = shared->nbatches;
+	r->shared = shared;
+	r->batch_index = -1;
+	r->position = -1;
+	r->keep_deleted = true;
+	return r;
+}
+
 void
 row_reader_end(RowReader *r)
 {
@@ -333,6 +357,8 @@ row_reader_store_row(RowReader *r, uint32 i, TupleTableSlot *slot)
 static int
 find_batch(RowReader *r, uint64 rownum, uint64 *pos)
 {
+	if (r->shared != NULL)
+		return find_batch(r->shared, rownum, pos);
 	if (r->lookup == NULL)
 	{
 		MemoryContext old = MemoryContextSwitchTo(r->cxt);

@@ -48,6 +48,7 @@ typedef struct RowReader
 
 	StreamLookup *lookup;		/* row_fetch's, built on first use */
 	bool		keep_deleted;	/* row_fetch: positions must stay the stored ones */
+	struct RowReader *shared;	/* a cursor's: whose batch list and lookup */
 
 	MemoryContext batch_cxt;	/* the loaded batch; reset when moving on */
 	MemoryContext cxt;			/* the reader's own allocations */
@@ -56,6 +57,13 @@ typedef struct RowReader
 extern RowReader *row_reader_begin(Relation rel, Snapshot snapshot,
 								   RowParallelScanDescData *parallel);
 extern void row_reader_end(RowReader *reader);
+
+/*
+ * A reader for row_fetch that decodes batches of its own but shares the
+ * batch list and lookup of shared (which must outlive it), so that the
+ * rows it stores stay valid whatever other fetches of shared do.
+ */
+extern RowReader *row_reader_cursor(RowReader *shared);
 
 /*
  * Deform rows with desc instead of the relation's descriptor.  ALTER

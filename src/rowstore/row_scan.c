@@ -52,6 +52,7 @@ row_scan_end(TableScanDesc sscan)
 	RowScanDesc scan = (RowScanDesc) sscan;
 
 	row_reader_end(scan->reader);
+	storage_scan_end_rows(sscan);
 	if (scan->base.rs.rs_flags & SO_TEMP_SNAPSHOT)
 		UnregisterSnapshot(scan->base.rs.rs_snapshot);
 	pfree(scan);

@@ -3,8 +3,8 @@
  * fuzz_codecs.c
  *	  Standalone fuzz harness for the decoders that read untrusted bytes
  *	  from disk: the compression codecs of src/codec and the column chunk
- *	  value layout (src/codec/value_encoding.c; targets chunk.*), later
- *	  the row batch decoder.  It runs outside the server, links the
+ *	  value layout (src/codec/value_encoding.c; targets chunk.*) and the
+ *	  frame directory of framed units (src/codec/frames.c; frames.*).  It runs outside the server, links the
  *	  decoders' sources directly and is meant to be built with
  *	  -fsanitize=address,undefined (test/fuzz/run.sh does that).
  *
@@ -77,6 +77,7 @@
 
 #include "codec/codec.h"
 /* Datum and the varlena macros: postgres.h is FRONTEND-safe. */
+#include "codec/frames.h"
 #include "codec/value_encoding.h"
 #include "compat/compat_varatt.h"
 #include "catalog/pg_type_d.h"
@@ -2284,6 +2285,170 @@ fuzz_chunk_raw(const uint8 *data, size_t len)
 	}
 }
 
+/* ----------------------------------------------------------------
+ * frames.*: framed units (src/codec/frames.c)
+ * ----------------------------------------------------------------
+ */
+#define FRAMES_MAX_ROWS		300
+#define FRAMES_MAX_RAW		(64 * 1024)
+
+static FrameEntry frames_entries[FRAMES_MAX_ROWS];
+static uint64 frames_offsets[FRAMES_MAX_ROWS];
+
+/*
+ * Reads a unit as a fetch does: count, directory, then every frame (CRC
+ * checked) into a guarded buffer.  When orig is given the unit is the one
+ * built from orig's frames and must read back exactly.
+ */
+static void
+frames_read_unit(const uint8 *unit, size_t len, uint32 rows, uint64 raw_total,
+				 const Codec *codec, const uint8 *orig, bool at_end)
+{
+	const uint8 *p = fuzz_place_copy(&gb_src, unit, len, at_end);
+	uint32		n;
+	const char *err;
+	uint64		raw_off = 0;
+	uint32		i;
+	uint32		row;
+
+	err = frames_count((const char *) p, len, rows, &n);
+	if (err == NULL)
+		err = frames_directory((const char *) p + sizeof(uint32), n, len, rows,
+							   raw_total, frames_entries, frames_offsets);
+	fuzz_check_canaries(&gb_src, "unit");
+	if (orig != NULL)
+		FUZZ_CHECK(err == NULL, "built unit refused: %s", err);
+	if (err != NULL)
+		return;
+
+	/* an accepted directory tiles the rows and the unit */
+	for (i = 0; i < n; i++)
+	{
+		FUZZ_CHECK(i == 0 ? frames_entries[i].first_row == 0 :
+				   frames_entries[i].first_row > frames_entries[i - 1].first_row,
+				   "frame %u does not start after the previous one", i);
+		FUZZ_CHECK(frames_offsets[i] + frames_entries[i].stored_length <= len,
+				   "frame %u runs past the unit", i);
+	}
+	for (row = 0; row < rows; row++)
+	{
+		uint32		f = frames_find(frames_entries, n, row);
+
+		FUZZ_CHECK(frames_entries[f].first_row <= row &&
+				   row - frames_entries[f].first_row < frames_rows(frames_entries, n, f, rows),
+				   "row %u found in frame %u, which does not hold it", row, f);
+	}
+
+	for (i = 0; i < n; i++)
+	{
+		const FrameEntry *e = &frames_entries[i];
+		uint8	   *out;
+
+		FUZZ_CHECK(e->raw_length <= raw_total, "frame longer than the unit");
+		out = fuzz_place(&gb_dst, e->raw_length, !at_end);
+		err = frames_decode(e, (const char *) p + frames_offsets[i], codec,
+							true, (char *) out);
+		fuzz_check_canaries(&gb_dst, "frame");
+		fuzz_check_canaries(&gb_src, "unit");
+		if (orig != NULL)
+		{
+			FUZZ_CHECK(err == NULL, "frame %u of a built unit refused: %s", i, err);
+			FUZZ_CHECK(memcmp(out, orig + raw_off, e->raw_length) == 0,
+					   "frame %u does not read back", i);
+		}
+		raw_off += e->raw_length;
+	}
+}
+
+/*
+ * Input layout: codec selector, row count, then per frame a row count,
+ * a length and a fill byte (frames mix input bytes with runs, so codecs
+ * both compress and give up), then mutation counts and mutations.
+ */
+static void
+fuzz_frames_decode(const uint8 *data, size_t len)
+{
+	FuzzReader	r = {data, len};
+	FuzzRng		rng;
+	const Codec *codec = codec_by_id((int) (rd_u8(&r) % CODEC_COUNT));
+	uint32		rows = 1 + rd_u16(&r) % FRAMES_MAX_ROWS;
+	FrameWriter fw;
+	StringInfoData unit;
+	uint32		first = 0;
+	size_t		raw_used = 0;
+	size_t		mlen;
+	int			nstruct;
+	int			nmut;
+	int			i;
+
+	rng_seed_from(&rng, data, len);
+	if (codec == NULL || !codec->available)
+		codec = codec_by_id(CODEC_NONE);
+	frames_begin(&fw, codec, 0);
+	while (first < rows)
+	{
+		uint32		n = 1 + rd_u8(&r) % (rows - first);
+		size_t		rawlen = 1 + rd_u16(&r) % 2048;
+		uint32		fill = rd_u8(&r);
+		size_t		k;
+
+		if (raw_used + rawlen > FRAMES_MAX_RAW)
+			rawlen = 1;
+		for (k = 0; k < rawlen; k++)
+			scratch_input[raw_used + k] = (k % 8 == 0) ? (uint8) rd_u8(&r) : (uint8) fill;
+		frames_add(&fw, first, (const char *) scratch_input + raw_used, (uint32) rawlen);
+		raw_used += rawlen;
+		first += n;
+	}
+	initStringInfo(&unit);
+	frames_finish(&fw, &unit);
+	frames_read_unit((const uint8 *) unit.data, unit.len, rows, raw_used,
+					 codec, scratch_input, rng_next(&rng) & 1);
+
+	/* Mutants: the count and directory entries first, then anywhere. */
+	memcpy(scratch_mut, unit.data, unit.len);
+	mlen = unit.len;
+	nstruct = rd_u8(&r) % 4;
+	for (i = 0; i < nstruct; i++)
+	{
+		uint32		nfields = 1 + 4 * fw.nframes;
+		uint32		field = rd_u16(&r) % nfields;
+		uint32		old;
+		uint32		v;
+
+		memcpy(&old, scratch_mut + field * sizeof(uint32), sizeof(uint32));
+		switch (rd_u8(&r) % 6)
+		{
+			case 0:
+				v = old + 1;
+				break;
+			case 1:
+				v = old - 1;
+				break;
+			case 2:
+				v = rows;
+				break;
+			case 3:
+				v = (uint32) mlen;
+				break;
+			case 4:
+				v = PG_UINT32_MAX;
+				break;
+			default:
+				v = rd_u32(&r);
+				break;
+		}
+		memcpy(scratch_mut + field * sizeof(uint32), &v, sizeof(uint32));
+	}
+	nmut = rd_u8(&r) % 4;
+	fuzz_mutate(&r, nmut, scratch_mut, &mlen, (const uint8 *) unit.data,
+				unit.len, scratch_input, raw_used);
+	stat_mutants++;
+	frames_read_unit(scratch_mut, mlen, rows, raw_used, codec, NULL,
+					 rng_next(&rng) & 1);
+	pfree(unit.data);
+}
+
 /* Every target; see "HOW TO ADD A TARGET" at the top of the file. */
 static const FuzzTarget fuzz_targets[] = {
 	{"none.roundtrip", fuzz_none_roundtrip, fuzz_none_enabled},
@@ -2298,6 +2463,7 @@ static const FuzzTarget fuzz_targets[] = {
 	{"deflate.decode", fuzz_deflate_decode, fuzz_deflate_enabled},
 	{"chunk.decode", fuzz_chunk_decode, NULL},
 	{"chunk.raw", fuzz_chunk_raw, NULL},
+	{"frames.decode", fuzz_frames_decode, NULL},
 };
 
 #define FUZZ_TARGET_COUNT lengthof(fuzz_targets)

@@ -1,0 +1,178 @@
+/*-------------------------------------------------------------------------
+ *
+ * frames.c
+ *	  Framed units (layout and rules in frames.h): the writer that
+ *	  compresses frames and lays out the directory, and the checks and
+ *	  decoding the readers use.
+ *
+ *	  Server code and, with FRONTEND defined, the fuzz harness (test/fuzz).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "port/pg_crc32c.h"
+
+#include "codec/frames.h"
+
+static uint32
+frame_crc(const char *bytes, uint32 len)
+{
+	pg_crc32c	crc;
+
+	INIT_CRC32C(crc);
+	COMP_CRC32C(crc, bytes, len);
+	FIN_CRC32C(crc);
+	return (uint32) crc;
+}
+
+void
+frames_begin(FrameWriter *fw, const Codec *codec, int level)
+{
+	fw->codec = codec;
+	fw->level = level;
+	initStringInfo(&fw->entries);
+	initStringInfo(&fw->data);
+	fw->nframes = 0;
+	fw->raw_total = 0;
+}
+
+void
+frames_add(FrameWriter *fw, uint32 first_row, const char *raw,
+		   uint32 raw_length)
+{
+	FrameEntry	e;
+	const char *stored = raw;
+	uint32		stored_length = raw_length;
+	char	   *dst = NULL;
+
+	if (fw->codec != NULL && fw->codec->id != CODEC_NONE)
+	{
+		int32		cap = fw->codec->bound((int32) raw_length);
+		int32		clen = -1;
+
+		if (cap > 0)
+		{
+			dst = palloc(cap);
+			clen = fw->codec->compress(raw, (int32) raw_length, dst, cap,
+									   fw->level);
+		}
+		/* kept only when smaller: equal lengths mean "stored raw" */
+		if (clen >= 0 && (uint32) clen < raw_length)
+		{
+			stored = dst;
+			stored_length = (uint32) clen;
+		}
+	}
+
+	e.first_row = first_row;
+	e.raw_length = raw_length;
+	e.stored_length = stored_length;
+	e.checksum = frame_crc(stored, stored_length);
+	appendBinaryStringInfo(&fw->entries, (const char *) &e, sizeof(e));
+	appendBinaryStringInfo(&fw->data, stored, (int) stored_length);
+	fw->nframes++;
+	fw->raw_total += raw_length;
+	if (dst != NULL)
+		pfree(dst);
+}
+
+void
+frames_finish(FrameWriter *fw, StringInfo out)
+{
+	appendBinaryStringInfo(out, (const char *) &fw->nframes, sizeof(uint32));
+	appendBinaryStringInfo(out, fw->entries.data, fw->entries.len);
+	appendBinaryStringInfo(out, fw->data.data, fw->data.len);
+	pfree(fw->entries.data);
+	pfree(fw->data.data);
+}
+
+const char *
+frames_count(const char *head, uint64 stored_length, uint32 row_count,
+			 uint32 *nframes)
+{
+	uint32		n;
+
+	if (stored_length < sizeof(uint32))
+		return "unit shorter than its frame count";
+	memcpy(&n, head, sizeof(uint32));
+	if (n == 0 || n > row_count)
+		return "impossible frame count";
+	if (FRAMES_HEADER_SIZE(n) > stored_length)
+		return "frame directory runs past the end of the unit";
+	*nframes = n;
+	return NULL;
+}
+
+const char *
+frames_directory(const char *entry_bytes, uint32 nframes,
+				 uint64 stored_length, uint32 row_count, uint64 raw_total,
+				 FrameEntry *entries, uint64 *offsets)
+{
+	uint64		offset = FRAMES_HEADER_SIZE(nframes);
+	uint64		raw_sum = 0;
+	uint32		i;
+
+	if (offset > stored_length)
+		return "frame directory runs past the end of the unit";
+	memcpy(entries, entry_bytes, (Size) nframes * sizeof(FrameEntry));
+	for (i = 0; i < nframes; i++)
+	{
+		const FrameEntry *e = &entries[i];
+
+		if (i == 0 ? e->first_row != 0 : e->first_row <= entries[i - 1].first_row)
+			return "frames do not start at increasing rows";
+		if (e->first_row >= row_count)
+			return "frame starts past the unit's last row";
+		if (e->stored_length > e->raw_length || e->raw_length > FRAME_MAX_RAW_LENGTH)
+			return "frame with impossible lengths";
+		if (e->stored_length > stored_length - offset)
+			return "frame runs past the end of the unit";
+		offsets[i] = offset;
+		offset += e->stored_length;
+		raw_sum += e->raw_length;
+	}
+	if (offset != stored_length)
+		return "unit has bytes after its last frame";
+	if (raw_sum != raw_total)
+		return "frames' uncompressed lengths do not add up to the unit's";
+	return NULL;
+}
+
+uint32
+frames_find(const FrameEntry *entries, uint32 nframes, uint32 row)
+{
+	uint32		lo = 0;
+	uint32		hi = nframes;
+
+	/* the last frame starting at or before row */
+	while (hi - lo > 1)
+	{
+		uint32		mid = lo + (hi - lo) / 2;
+
+		if (entries[mid].first_row <= row)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const char *
+frames_decode(const FrameEntry *e, const char *stored, const Codec *codec,
+			  bool check_crc, char *raw)
+{
+	if (check_crc && frame_crc(stored, e->stored_length) != e->checksum)
+		return "frame checksum mismatch";
+	if (e->stored_length == e->raw_length)
+	{
+		memcpy(raw, stored, e->raw_length);
+		return NULL;
+	}
+	if (codec == NULL || codec->id == CODEC_NONE)
+		return "compressed frame in a unit stored without compression";
+	if (!codec->decompress(stored, (int32) e->stored_length, raw,
+						   (int32) e->raw_length))
+		return "compressed data cannot be decompressed";
+	return NULL;
+}

@@ -1,0 +1,111 @@
+/*-------------------------------------------------------------------------
+ *
+ * frames.h
+ *	  Framed units: a unit of stored data (a column chunk) split into
+ *	  frames of consecutive rows, each compressed on its own, behind a
+ *	  directory.
+ *
+ *	  A scan decompresses every frame; fetching one row by TID reads the
+ *	  directory and decompresses the one frame holding the row, which is
+ *	  what keeps an index lookup from decoding ten thousand values to
+ *	  return one.  Frames are bounded by rows and by raw bytes
+ *	  (FRAME_MAX_ROWS, FRAME_TARGET_RAW_BYTES), so a wide column (jsonb,
+ *	  long text) gets short frames and a narrow one long frames.
+ *
+ *	  Stored layout (integers as in memory, unaligned):
+ *
+ *		uint32		frame_count
+ *		FrameEntry	entries[frame_count]	16 bytes each
+ *		the frames' stored bytes, back to back, in entry order
+ *
+ *	  A frame whose stored_length equals its raw_length is stored
+ *	  uncompressed (the writer keeps compressed bytes only when they are
+ *	  smaller).  Readers never trust a directory: frames_directory()
+ *	  proves that the entries tile the rows and the stored bytes before any
+ *	  frame is used.
+ *
+ *	  Pure functions: no ereport, no palloc in the readers, so test/fuzz
+ *	  runs them outside the server.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef STORAGE_ENGINE_FRAMES_H
+#define STORAGE_ENGINE_FRAMES_H
+
+#include "postgres.h"
+
+#include "lib/stringinfo.h"
+
+#include "codec/codec.h"
+
+#define FRAME_MAX_ROWS			1024
+#define FRAME_TARGET_RAW_BYTES	(64 * 1024)
+
+/* A frame's raw bytes are one palloc: MaxAllocSize, spelled FRONTEND-safe. */
+#define FRAME_MAX_RAW_LENGTH	((uint32) 0x3fffffff)
+
+typedef struct FrameEntry
+{
+	uint32		first_row;		/* within the unit */
+	uint32		raw_length;
+	uint32		stored_length;
+	uint32		checksum;		/* CRC-32C of the frame's stored bytes */
+} FrameEntry;
+
+#define FRAMES_HEADER_SIZE(n)	(sizeof(uint32) + (Size) (n) * sizeof(FrameEntry))
+
+/* Collects a unit's frames; frames_finish() lays out the stored unit. */
+typedef struct FrameWriter
+{
+	const Codec *codec;
+	int			level;
+	StringInfoData entries;
+	StringInfoData data;
+	uint32		nframes;
+	uint64		raw_total;
+} FrameWriter;
+
+extern void frames_begin(FrameWriter *fw, const Codec *codec, int level);
+extern void frames_add(FrameWriter *fw, uint32 first_row,
+					   const char *raw, uint32 raw_length);
+extern void frames_finish(FrameWriter *fw, StringInfo out);
+
+/*
+ * Reads the frame count from the first sizeof(uint32) bytes of a stored
+ * unit of stored_length bytes holding row_count rows.
+ */
+extern const char *frames_count(const char *head, uint64 stored_length,
+								uint32 row_count, uint32 *nframes);
+
+/*
+ * Checks nframes entries (the bytes right after the count) against the
+ * unit: first rows start at 0 and increase below row_count, stored bytes
+ * add up to the unit, raw bytes to raw_total.  Fills entries and, for
+ * each frame, its offset within the stored unit.
+ */
+extern const char *frames_directory(const char *entry_bytes, uint32 nframes,
+									uint64 stored_length, uint32 row_count,
+									uint64 raw_total, FrameEntry *entries,
+									uint64 *offsets);
+
+/* Index of the frame holding row (entries checked by frames_directory). */
+extern uint32 frames_find(const FrameEntry *entries, uint32 nframes, uint32 row);
+
+/* Rows in frame i of a unit of row_count rows. */
+static inline uint32
+frames_rows(const FrameEntry *entries, uint32 nframes, uint32 i,
+			uint32 row_count)
+{
+	return (i + 1 < nframes ? entries[i + 1].first_row : row_count) -
+		entries[i].first_row;
+}
+
+/*
+ * Produces frame e's raw bytes in raw (room for e->raw_length) from its
+ * stored bytes; checks the frame's CRC when check_crc.
+ */
+extern const char *frames_decode(const FrameEntry *e, const char *stored,
+								 const Codec *codec, bool check_crc,
+								 char *raw);
+
+#endif							/* STORAGE_ENGINE_FRAMES_H */

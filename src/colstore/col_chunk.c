@@ -1,0 +1,215 @@
+/*-------------------------------------------------------------------------
+ *
+ * col_chunk.c
+ *	  Decoding one column chunk: its metadata checked against its stripe,
+ *	  its frame directory (codec/frames.h) checked against the chunk, then
+ *	  each frame decompressed, delta-decoded and its values decoded
+ *	  (codec/value_encoding.h).
+ *
+ *	  A scan reads the whole chunk and checks its CRC-32C once; a fetch by
+ *	  TID reads the directory and one frame, and checks that frame's CRC.
+ *	  Every failure raises ERRCODE_DATA_CORRUPTED naming the table,
+ *	  stripe, chunk group and column.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "miscadmin.h"
+#include "port/pg_crc32c.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "codec/codec.h"
+#include "codec/delta.h"
+#include "codec/value_encoding.h"
+#include "colstore/col_chunk.h"
+#include "format/storage.h"
+
+/* A directory of up to this many frames is read with the count. */
+#define DIRECTORY_PREFIX_BYTES	FRAMES_HEADER_SIZE(31)
+
+static void
+chunk_corrupted(const ColChunkRef *ref, const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("data of table \"%s\" is damaged",
+					RelationGetRelationName(ref->rel)),
+			 errdetail("Stripe " UINT64_FORMAT ", chunk group %d, column \"%s\": %s.",
+					   ref->stripe->stripe_num, ref->group,
+					   NameStr(ref->attr->attname), what),
+			 errhint("Check the table with engine.colcompress_verify() and restore it from a backup.")));
+}
+
+/* What the metadata says must be possible before anything is read. */
+static const Codec *
+check_chunk(const ColChunkRef *ref)
+{
+	const ChunkMeta *c = ref->chunk;
+	const Codec *codec;
+
+	if (c->stored_offset > ref->stripe->data_length ||
+		c->stored_length > ref->stripe->data_length - c->stored_offset)
+		chunk_corrupted(ref, "chunk lies outside its stripe");
+	codec = codec_by_id(c->codec);
+	if (codec == NULL)
+		chunk_corrupted(ref, "unknown codec");
+	if (!codec->available)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("table \"%s\" has data compressed with %s, which this build of storage_engine does not support",
+						RelationGetRelationName(ref->rel), codec->name),
+				 errhint("Rebuild storage_engine with the %s library.", codec->name)));
+	if (c->value_count == 0 || c->null_count > c->value_count)
+		chunk_corrupted(ref, "impossible value count");
+	if (c->raw_length < VALUE_CHUNK_HEADER_SIZE || c->raw_length > MaxAllocSize)
+		chunk_corrupted(ref, "impossible uncompressed length");
+	return codec;
+}
+
+static void
+read_bytes(const ColChunkRef *ref, uint64 offset, char *buf, uint64 len)
+{
+	char		context[128];
+
+	snprintf(context, sizeof(context), "stripe " UINT64_FORMAT ", column \"%s\"",
+			 ref->stripe->stripe_num, NameStr(ref->attr->attname));
+	storage_read_stream(ref->rel, ref->stripe->first_block,
+						ref->chunk->stored_offset + offset, buf, len,
+						ref->strategy, context);
+}
+
+/*
+ * Decodes one frame's stored bytes into nrows values; by-reference values
+ * point into a buffer allocated here.
+ */
+static void
+decode_frame(const ColChunkRef *ref, const Codec *codec, const FrameEntry *e,
+			 const char *stored, bool check_crc, uint32 nrows,
+			 Datum *values, bool *isnull)
+{
+	Form_pg_attribute attr = ref->attr;
+	ValueTypeInfo type = {attr->attlen, attr->attbyval, attr->attalign};
+	char	   *raw = palloc(Max(e->raw_length, 1));
+	const char *problem;
+
+	problem = frames_decode(e, stored, codec, check_crc, raw);
+	if (problem != NULL)
+		chunk_corrupted(ref, problem);
+
+	if (ref->chunk->encoding == CHUNK_ENCODING_DELTA)
+	{
+		uint32		null_count;
+		Size		start;
+
+		if (e->raw_length < VALUE_CHUNK_HEADER_SIZE)
+			chunk_corrupted(ref, "frame shorter than its header");
+		memcpy(&null_count, raw + sizeof(uint32), sizeof(uint32));
+		start = chunk_values_start(nrows, null_count);
+		if (!attr->attbyval || (attr->attlen != 2 && attr->attlen != 4 && attr->attlen != 8) ||
+			null_count > nrows || start > e->raw_length ||
+			e->raw_length - start != (Size) (nrows - null_count) * attr->attlen)
+			chunk_corrupted(ref, "delta-encoded frame has an impossible layout");
+		delta_decode(raw + start, nrows - null_count, attr->attlen);
+	}
+	else if (ref->chunk->encoding != CHUNK_ENCODING_PLAIN)
+		chunk_corrupted(ref, "unknown encoding");
+
+	problem = value_decode(raw, e->raw_length, &type, nrows, values, isnull);
+	if (problem != NULL)
+		chunk_corrupted(ref, problem);
+}
+
+void
+col_chunk_decode(const ColChunkRef *ref, Datum *values, bool *isnull)
+{
+	const ChunkMeta *c = ref->chunk;
+	const Codec *codec = check_chunk(ref);
+	ColChunkFrames frames;
+	char	   *stored;
+	pg_crc32c	crc;
+	const char *problem;
+	uint32		i;
+
+	stored = palloc(Max(c->stored_length, 1));
+	read_bytes(ref, 0, stored, c->stored_length);
+	INIT_CRC32C(crc);
+	COMP_CRC32C(crc, stored, c->stored_length);
+	FIN_CRC32C(crc);
+	if (crc != c->checksum)
+		chunk_corrupted(ref, "checksum mismatch");
+
+	problem = frames_count(stored, c->stored_length, c->value_count,
+						   &frames.nframes);
+	if (problem != NULL)
+		chunk_corrupted(ref, problem);
+	frames.entries = palloc(sizeof(FrameEntry) * frames.nframes);
+	frames.offsets = palloc(sizeof(uint64) * frames.nframes);
+	problem = frames_directory(stored + sizeof(uint32), frames.nframes,
+							   c->stored_length, c->value_count, c->raw_length,
+							   frames.entries, frames.offsets);
+	if (problem != NULL)
+		chunk_corrupted(ref, problem);
+
+	/* the whole chunk's CRC covered every frame */
+	for (i = 0; i < frames.nframes; i++)
+	{
+		uint32		first = frames.entries[i].first_row;
+
+		CHECK_FOR_INTERRUPTS();
+		decode_frame(ref, codec, &frames.entries[i], stored + frames.offsets[i],
+					 false, frames_rows(frames.entries, frames.nframes, i, c->value_count),
+					 values + first, isnull + first);
+	}
+	pfree(frames.entries);
+	pfree(frames.offsets);
+	pfree(stored);
+}
+
+void
+col_chunk_frames(const ColChunkRef *ref, ColChunkFrames *frames)
+{
+	const ChunkMeta *c = ref->chunk;
+	uint64		prefix_len = Min((uint64) c->stored_length, DIRECTORY_PREFIX_BYTES);
+	char		prefix[DIRECTORY_PREFIX_BYTES];
+	char	   *dir = prefix;
+	const char *problem;
+
+	check_chunk(ref);
+	read_bytes(ref, 0, prefix, prefix_len);
+	problem = frames_count(prefix, c->stored_length, c->value_count,
+						   &frames->nframes);
+	if (problem != NULL)
+		chunk_corrupted(ref, problem);
+	if (FRAMES_HEADER_SIZE(frames->nframes) > prefix_len)
+	{
+		dir = palloc(FRAMES_HEADER_SIZE(frames->nframes));
+		read_bytes(ref, 0, dir, FRAMES_HEADER_SIZE(frames->nframes));
+	}
+	frames->entries = palloc(sizeof(FrameEntry) * frames->nframes);
+	frames->offsets = palloc(sizeof(uint64) * frames->nframes);
+	problem = frames_directory(dir + sizeof(uint32), frames->nframes,
+							   c->stored_length, c->value_count, c->raw_length,
+							   frames->entries, frames->offsets);
+	if (problem != NULL)
+		chunk_corrupted(ref, problem);
+	if (dir != prefix)
+		pfree(dir);
+}
+
+void
+col_chunk_decode_frame(const ColChunkRef *ref, const ColChunkFrames *frames,
+					   uint32 i, Datum *values, bool *isnull)
+{
+	const FrameEntry *e = &frames->entries[i];
+	const Codec *codec = check_chunk(ref);
+	char	   *stored = palloc(Max(e->stored_length, 1));
+
+	read_bytes(ref, frames->offsets[i], stored, e->stored_length);
+	decode_frame(ref, codec, e, stored, true,
+				 frames_rows(frames->entries, frames->nframes, i,
+							 ref->chunk->value_count),
+				 values, isnull);
+	pfree(stored);
+}

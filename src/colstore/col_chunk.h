@@ -1,0 +1,56 @@
+/*-------------------------------------------------------------------------
+ *
+ * col_chunk.h
+ *	  Decoding one column chunk from the relation's pages: all of it (a
+ *	  scan) or one frame of it (fetching a row by TID).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef STORAGE_ENGINE_COL_CHUNK_H
+#define STORAGE_ENGINE_COL_CHUNK_H
+
+#include "access/tupdesc.h"
+#include "storage/bufmgr.h"
+#include "utils/relcache.h"
+
+#include "catalog/stripe_meta.h"
+#include "codec/frames.h"
+
+/* Which chunk, and what to name in an error about it. */
+typedef struct ColChunkRef
+{
+	Relation	rel;
+	const StripeMeta *stripe;
+	int			group;
+	Form_pg_attribute attr;		/* the column's type and name */
+	const ChunkMeta *chunk;
+	BufferAccessStrategy strategy;	/* NULL: the default */
+} ColChunkRef;
+
+/* A chunk's frame directory, checked. */
+typedef struct ColChunkFrames
+{
+	uint32		nframes;
+	FrameEntry *entries;
+	uint64	   *offsets;		/* of each frame within the chunk */
+} ColChunkFrames;
+
+/*
+ * Decodes all value_count rows into values/isnull; by-reference values
+ * point into memory allocated in CurrentMemoryContext.
+ */
+extern void col_chunk_decode(const ColChunkRef *ref, Datum *values,
+							 bool *isnull);
+
+/* Reads and checks the chunk's frame directory (CurrentMemoryContext). */
+extern void col_chunk_frames(const ColChunkRef *ref, ColChunkFrames *frames);
+
+/*
+ * Decodes frame i (frames_rows() rows) into values/isnull, reading only
+ * that frame's bytes.
+ */
+extern void col_chunk_decode_frame(const ColChunkRef *ref,
+								   const ColChunkFrames *frames, uint32 i,
+								   Datum *values, bool *isnull);
+
+#endif							/* STORAGE_ENGINE_COL_CHUNK_H */

@@ -1,0 +1,298 @@
+/*-------------------------------------------------------------------------
+ *
+ * col_fetch.c
+ *	  Fetching colcompress rows by row number.
+ *
+ *	  A ColFetch is what a snapshot sees: the stripe list (read once with
+ *	  the snapshot) and a lookup from row number to stripe and position.
+ *	  Stripes are immutable once written, so it can serve every fetch of a
+ *	  transaction with that snapshot, and every cursor over it.
+ *
+ *	  A cursor decodes.  A row's chunk group follows from its position
+ *	  (groups are chunk_group_row_limit rows), so the cursor reads that
+ *	  group's chunk metadata, then, per column, the chunk's frame
+ *	  directory and the one frame holding the row (col_chunk.c): an index
+ *	  lookup decodes about a thousand values per column, not a chunk
+ *	  group's ten thousand.  Each column keeps its last frame, so rows near
+ *	  each other cost no further decoding.  The values stored in a slot
+ *	  point into those frames: they stay valid until the cursor's next
+ *	  fetch, which is why every scan has a cursor of its own.
+ *
+ *	  Memory: the ColFetch's context holds the stripe list; a cursor's
+ *	  group_cxt the current group's chunk metadata and frame directories
+ *	  (reset when the group changes), and one context per column its
+ *	  decoded frame (reset when that column moves to another frame).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "access/htup_details.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "catalog/stripe_meta.h"
+#include "colstore/col_chunk.h"
+#include "colstore/col_fetch.h"
+#include "format/row_number.h"
+#include "format/row_runs.h"
+#include "format/storage.h"
+
+struct ColFetch
+{
+	Relation	rel;
+	Snapshot	snapshot;
+	MemoryContext cxt;
+	StripeMeta **stripes;
+	int			nstripes;
+	StreamLookup *lookup;
+};
+
+/* A column's decoded frame of the cursor's current chunk group. */
+typedef struct ColumnFrame
+{
+	bool		have_frames;	/* frames read for the current group */
+	ColChunkFrames frames;		/* in the cursor's group_cxt */
+	uint32		frame;			/* decoded frame, or UINT32_MAX */
+	uint32		first_row;		/* its rows within the group */
+	uint32		nrows;
+	Datum	   *values;
+	bool	   *isnull;
+	MemoryContext cxt;			/* the decoded frame; created on first use */
+} ColumnFrame;
+
+struct ColFetchCursor
+{
+	ColFetch   *fetch;
+	MemoryContext cxt;
+
+	/* the chunk group whose metadata is loaded (stripe index, group) */
+	int			stripe_index;
+	int			group;
+	ChunkMeta  *chunks;			/* [column_count] */
+	MemoryContext group_cxt;
+
+	int			natts;
+	ColumnFrame *cols;			/* [natts] */
+};
+
+ColFetch *
+col_fetch_begin(Relation rel, Snapshot snapshot)
+{
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
+											  "colcompress fetch",
+											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	ColFetch   *f = palloc0(sizeof(ColFetch));
+	StorageMeta meta;
+	StreamLookupEntry *entries;
+	ListCell   *lc;
+	List	   *stripes = NIL;
+	int			i = 0;
+
+	f->rel = rel;
+	f->snapshot = snapshot;
+	f->cxt = cxt;
+	if (storage_read_meta(rel, &meta))
+		stripes = stripe_meta_list(meta.storage_id, snapshot);
+	f->nstripes = list_length(stripes);
+	f->stripes = palloc(sizeof(StripeMeta *) * Max(f->nstripes, 1));
+	entries = palloc(sizeof(StreamLookupEntry) * Max(f->nstripes, 1));
+	foreach(lc, stripes)
+	{
+		StripeMeta *s = lfirst(lc);
+
+		f->stripes[i] = s;
+		entries[i].first = s->first_row_number;
+		entries[i].last = s->last_row_number;
+		entries[i].runs = s->runs;
+		entries[i].nruns = s->nruns;
+		i++;
+	}
+	f->lookup = row_runs_lookup_build(entries, f->nstripes);
+	MemoryContextSwitchTo(old);
+	return f;
+}
+
+void
+col_fetch_end(ColFetch *f)
+{
+	MemoryContextDelete(f->cxt);
+}
+
+ColFetchCursor *
+col_fetch_cursor(ColFetch *f)
+{
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
+											  "colcompress fetch cursor",
+											  ALLOCSET_SMALL_SIZES);
+	ColFetchCursor *c = MemoryContextAllocZero(cxt, sizeof(ColFetchCursor));
+
+	c->fetch = f;
+	c->cxt = cxt;
+	c->stripe_index = -1;
+	c->group = -1;
+	c->group_cxt = AllocSetContextCreate(cxt, "colcompress fetch group",
+										 ALLOCSET_SMALL_SIZES);
+	c->natts = RelationGetDescr(f->rel)->natts;
+	c->cols = MemoryContextAllocZero(cxt, sizeof(ColumnFrame) * Max(c->natts, 1));
+	return c;
+}
+
+void
+col_fetch_cursor_end(ColFetchCursor *c)
+{
+	MemoryContextDelete(c->cxt);
+}
+
+static void
+metadata_corrupted(ColFetchCursor *c, const StripeMeta *s, const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("metadata of table \"%s\" is damaged",
+					RelationGetRelationName(c->fetch->rel)),
+			 errdetail("Stripe " UINT64_FORMAT ": %s.", s->stripe_num, what)));
+}
+
+/* Makes chunk group group of stripe si the cursor's current group. */
+static void
+use_group(ColFetchCursor *c, int si, int group)
+{
+	StripeMeta *s = c->fetch->stripes[si];
+	MemoryContext old;
+	int			a;
+
+	if (c->stripe_index == si && c->group == group)
+		return;
+	MemoryContextReset(c->group_cxt);
+	c->stripe_index = -1;
+	c->group = -1;
+	for (a = 0; a < c->natts; a++)
+		c->cols[a].have_frames = false;
+	old = MemoryContextSwitchTo(c->group_cxt);
+	c->chunks = stripe_meta_group_chunks(s, c->fetch->snapshot, group);
+	MemoryContextSwitchTo(old);
+	c->stripe_index = si;
+	c->group = group;
+}
+
+/* Value of column a (of attr's type) at row row of the current group. */
+static void
+column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
+			 uint32 group_rows, Datum *value, bool *isnull)
+{
+	StripeMeta *s = c->fetch->stripes[c->stripe_index];
+	ColumnFrame *col = &c->cols[a];
+	ColChunkRef ref;
+	MemoryContext old;
+	uint32		frame;
+
+	if (col->frame != UINT32_MAX && col->have_frames &&
+		row >= col->first_row && row - col->first_row < col->nrows)
+	{
+		*value = col->values[row - col->first_row];
+		*isnull = col->isnull[row - col->first_row];
+		return;
+	}
+
+	ref.rel = c->fetch->rel;
+	ref.stripe = s;
+	ref.group = c->group;
+	ref.attr = attr;
+	ref.chunk = &c->chunks[a];
+	ref.strategy = NULL;
+	if (ref.chunk->value_count != group_rows)
+		metadata_corrupted(c, s, "a chunk's value count differs from its chunk group's row count");
+	if (!col->have_frames)
+	{
+		old = MemoryContextSwitchTo(c->group_cxt);
+		col_chunk_frames(&ref, &col->frames);
+		MemoryContextSwitchTo(old);
+		col->have_frames = true;
+	}
+	frame = frames_find(col->frames.entries, col->frames.nframes, row);
+
+	if (col->cxt == NULL)
+		col->cxt = AllocSetContextCreate(c->cxt, "colcompress fetch frame",
+										 ALLOCSET_SMALL_SIZES);
+	else
+		MemoryContextReset(col->cxt);
+	col->frame = UINT32_MAX;
+	old = MemoryContextSwitchTo(col->cxt);
+	col->first_row = col->frames.entries[frame].first_row;
+	col->nrows = frames_rows(col->frames.entries, col->frames.nframes, frame,
+							 group_rows);
+	col->values = palloc(sizeof(Datum) * col->nrows);
+	col->isnull = palloc(sizeof(bool) * col->nrows);
+	col_chunk_decode_frame(&ref, &col->frames, frame, col->values, col->isnull);
+	MemoryContextSwitchTo(old);
+	col->frame = frame;
+
+	*value = col->values[row - col->first_row];
+	*isnull = col->isnull[row - col->first_row];
+}
+
+bool
+col_fetch_row(ColFetchCursor *c, uint64 rownum, TupleTableSlot *slot)
+{
+	ColFetch   *f = c->fetch;
+	TupleDesc	desc = slot->tts_tupleDescriptor;
+	StripeMeta *s;
+	uint64		pos;
+	int			si;
+	uint64		group;
+	uint32		row;
+	uint32		group_rows;
+	int			a;
+
+	if (desc->natts != c->natts)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("fetch from \"%s\" asked for %d columns, the table has %d",
+						RelationGetRelationName(f->rel), desc->natts, c->natts)));
+
+	s = c->stripe_index >= 0 ? f->stripes[c->stripe_index] : NULL;
+	if (s != NULL && rownum >= s->first_row_number &&
+		rownum <= s->last_row_number &&
+		row_runs_find(s->runs, s->nruns, rownum, &pos))
+		si = c->stripe_index;
+	else if ((si = row_runs_lookup(f->lookup, rownum, &pos)) < 0)
+		return false;
+	s = f->stripes[si];
+	/* rows of this transaction's later commands are not visible */
+	if (pos >= stripe_visible_rows(s, f->snapshot))
+		return false;
+
+	if (s->chunk_group_row_limit <= 0)
+		metadata_corrupted(c, s, "impossible chunk group row limit");
+	group = pos / (uint64) s->chunk_group_row_limit;
+	if (group >= (uint64) s->chunk_group_count)
+		metadata_corrupted(c, s, "a row lies past the last chunk group");
+	row = (uint32) (pos - group * s->chunk_group_row_limit);
+	group_rows = (uint32) Min((uint64) s->chunk_group_row_limit,
+							  s->row_count - group * s->chunk_group_row_limit);
+	use_group(c, si, (int) group);
+
+	ExecClearTuple(slot);
+	for (a = 0; a < desc->natts; a++)
+	{
+		Form_pg_attribute attr = TupleDescAttr(desc, a);
+
+		if (attr->attisdropped)
+		{
+			slot->tts_values[a] = (Datum) 0;
+			slot->tts_isnull[a] = true;
+		}
+		else if (a >= s->column_count)
+			slot->tts_values[a] = getmissingattr(desc, a + 1,
+												 &slot->tts_isnull[a]);
+		else
+			column_value(c, a, attr, row, group_rows, &slot->tts_values[a],
+						 &slot->tts_isnull[a]);
+	}
+	ExecStoreVirtualTuple(slot);
+	row_number_to_tid(rownum, &slot->tts_tid);
+	slot->tts_tableOid = RelationGetRelid(f->rel);
+	return true;
+}
