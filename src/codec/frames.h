@@ -1,9 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * frames.h
- *	  Framed units: a unit of stored data (a column chunk) split into
- *	  frames of consecutive rows, each compressed on its own, behind a
- *	  directory.
+ *	  Framed units: a unit of stored data (a colcompress column chunk, a
+ *	  rowcompress batch) split into frames of consecutive rows, each
+ *	  compressed on its own, behind a directory.
  *
  *	  A scan decompresses every frame; fetching one row by TID reads the
  *	  directory and decompresses the one frame holding the row, which is
@@ -51,6 +51,14 @@ typedef struct FrameEntry
 	uint32		stored_length;
 	uint32		checksum;		/* CRC-32C of the frame's stored bytes */
 } FrameEntry;
+
+/* A unit's directory, checked by frames_directory(). */
+typedef struct FrameDirectory
+{
+	uint32		nframes;
+	FrameEntry *entries;
+	uint64	   *offsets;		/* of each frame within the unit */
+} FrameDirectory;
 
 #define FRAMES_HEADER_SIZE(n)	(sizeof(uint32) + (Size) (n) * sizeof(FrameEntry))
 

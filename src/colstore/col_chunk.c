@@ -26,9 +26,6 @@
 #include "colstore/col_chunk.h"
 #include "format/storage.h"
 
-/* A directory of up to this many frames is read with the count. */
-#define DIRECTORY_PREFIX_BYTES	FRAMES_HEADER_SIZE(31)
-
 static void
 chunk_corrupted(const ColChunkRef *ref, const char *what)
 {
@@ -68,13 +65,20 @@ check_chunk(const ColChunkRef *ref)
 	return codec;
 }
 
+/* What storage_read_stream names in an error about the chunk's pages. */
+static void
+chunk_context(const ColChunkRef *ref, char *context, size_t size)
+{
+	snprintf(context, size, "stripe " UINT64_FORMAT ", column \"%s\"",
+			 ref->stripe->stripe_num, NameStr(ref->attr->attname));
+}
+
 static void
 read_bytes(const ColChunkRef *ref, uint64 offset, char *buf, uint64 len)
 {
 	char		context[128];
 
-	snprintf(context, sizeof(context), "stripe " UINT64_FORMAT ", column \"%s\"",
-			 ref->stripe->stripe_num, NameStr(ref->attr->attname));
+	chunk_context(ref, context, sizeof(context));
 	storage_read_stream(ref->rel, ref->stripe->first_block,
 						ref->chunk->stored_offset + offset, buf, len,
 						ref->strategy, context);
@@ -126,7 +130,7 @@ col_chunk_decode(const ColChunkRef *ref, Datum *values, bool *isnull)
 {
 	const ChunkMeta *c = ref->chunk;
 	const Codec *codec = check_chunk(ref);
-	ColChunkFrames frames;
+	FrameDirectory frames;
 	char	   *stored;
 	pg_crc32c	crc;
 	const char *problem;
@@ -168,38 +172,24 @@ col_chunk_decode(const ColChunkRef *ref, Datum *values, bool *isnull)
 }
 
 void
-col_chunk_frames(const ColChunkRef *ref, ColChunkFrames *frames)
+col_chunk_frames(const ColChunkRef *ref, FrameDirectory *frames)
 {
 	const ChunkMeta *c = ref->chunk;
-	uint64		prefix_len = Min((uint64) c->stored_length, DIRECTORY_PREFIX_BYTES);
-	char		prefix[DIRECTORY_PREFIX_BYTES];
-	char	   *dir = prefix;
+	char		context[128];
 	const char *problem;
 
 	check_chunk(ref);
-	read_bytes(ref, 0, prefix, prefix_len);
-	problem = frames_count(prefix, c->stored_length, c->value_count,
-						   &frames->nframes);
+	chunk_context(ref, context, sizeof(context));
+	problem = storage_read_frame_directory(ref->rel, ref->stripe->first_block,
+										   c->stored_offset, c->stored_length,
+										   c->value_count, c->raw_length,
+										   ref->strategy, context, frames);
 	if (problem != NULL)
 		chunk_corrupted(ref, problem);
-	if (FRAMES_HEADER_SIZE(frames->nframes) > prefix_len)
-	{
-		dir = palloc(FRAMES_HEADER_SIZE(frames->nframes));
-		read_bytes(ref, 0, dir, FRAMES_HEADER_SIZE(frames->nframes));
-	}
-	frames->entries = palloc(sizeof(FrameEntry) * frames->nframes);
-	frames->offsets = palloc(sizeof(uint64) * frames->nframes);
-	problem = frames_directory(dir + sizeof(uint32), frames->nframes,
-							   c->stored_length, c->value_count, c->raw_length,
-							   frames->entries, frames->offsets);
-	if (problem != NULL)
-		chunk_corrupted(ref, problem);
-	if (dir != prefix)
-		pfree(dir);
 }
 
 void
-col_chunk_decode_frame(const ColChunkRef *ref, const ColChunkFrames *frames,
+col_chunk_decode_frame(const ColChunkRef *ref, const FrameDirectory *frames,
 					   uint32 i, Datum *values, bool *isnull)
 {
 	const FrameEntry *e = &frames->entries[i];

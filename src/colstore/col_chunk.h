@@ -27,14 +27,6 @@ typedef struct ColChunkRef
 	BufferAccessStrategy strategy;	/* NULL: the default */
 } ColChunkRef;
 
-/* A chunk's frame directory, checked. */
-typedef struct ColChunkFrames
-{
-	uint32		nframes;
-	FrameEntry *entries;
-	uint64	   *offsets;		/* of each frame within the chunk */
-} ColChunkFrames;
-
 /*
  * Decodes all value_count rows into values/isnull; by-reference values
  * point into memory allocated in CurrentMemoryContext.
@@ -43,14 +35,14 @@ extern void col_chunk_decode(const ColChunkRef *ref, Datum *values,
 							 bool *isnull);
 
 /* Reads and checks the chunk's frame directory (CurrentMemoryContext). */
-extern void col_chunk_frames(const ColChunkRef *ref, ColChunkFrames *frames);
+extern void col_chunk_frames(const ColChunkRef *ref, FrameDirectory *frames);
 
 /*
  * Decodes frame i (frames_rows() rows) into values/isnull, reading only
  * that frame's bytes.
  */
 extern void col_chunk_decode_frame(const ColChunkRef *ref,
-								   const ColChunkFrames *frames, uint32 i,
+								   const FrameDirectory *frames, uint32 i,
 								   Datum *values, bool *isnull);
 
 #endif							/* STORAGE_ENGINE_COL_CHUNK_H */

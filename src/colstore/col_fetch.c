@@ -52,7 +52,7 @@ struct ColFetch
 typedef struct ColumnFrame
 {
 	bool		have_frames;	/* frames read for the current group */
-	ColChunkFrames frames;		/* in the cursor's group_cxt */
+	FrameDirectory frames;		/* in the cursor's group_cxt */
 	uint32		frame;			/* decoded frame, or UINT32_MAX */
 	uint32		first_row;		/* its rows within the group */
 	uint32		nrows;

@@ -33,6 +33,7 @@
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 
+#include "codec/frames.h"
 #include "format/storage.h"
 
 static StorageMeta *
@@ -283,4 +284,39 @@ storage_read_stream(Relation rel, uint64 first_block, uint64 offset,
 		offset += n;
 		len -= n;
 	}
+}
+
+/* A directory of up to this many frames is read with the frame count. */
+#define DIRECTORY_PREFIX_BYTES	FRAMES_HEADER_SIZE(31)
+
+const char *
+storage_read_frame_directory(Relation rel, uint64 first_block, uint64 offset,
+							 uint64 stored_length, uint32 row_count,
+							 uint64 raw_total, BufferAccessStrategy strategy,
+							 const char *context, FrameDirectory *dir)
+{
+	uint64		prefix_len = Min(stored_length, DIRECTORY_PREFIX_BYTES);
+	char		prefix[DIRECTORY_PREFIX_BYTES];
+	char	   *bytes = prefix;
+	const char *problem;
+
+	storage_read_stream(rel, first_block, offset, prefix, prefix_len,
+						strategy, context);
+	problem = frames_count(prefix, stored_length, row_count, &dir->nframes);
+	if (problem != NULL)
+		return problem;
+	if (FRAMES_HEADER_SIZE(dir->nframes) > prefix_len)
+	{
+		bytes = palloc(FRAMES_HEADER_SIZE(dir->nframes));
+		storage_read_stream(rel, first_block, offset, bytes,
+							FRAMES_HEADER_SIZE(dir->nframes), strategy, context);
+	}
+	dir->entries = palloc(sizeof(FrameEntry) * dir->nframes);
+	dir->offsets = palloc(sizeof(uint64) * dir->nframes);
+	problem = frames_directory(bytes + sizeof(uint32), dir->nframes,
+							   stored_length, row_count, raw_total,
+							   dir->entries, dir->offsets);
+	if (bytes != prefix)
+		pfree(bytes);
+	return problem;
 }

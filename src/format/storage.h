@@ -65,6 +65,24 @@ extern void storage_read_stream(Relation rel, uint64 first_block,
 								BufferAccessStrategy strategy,
 								const char *context);
 
+struct FrameDirectory;
+
+/*
+ * Reads the directory of the framed unit (codec/frames.h) of stored_length
+ * bytes at offset of the stream, holding row_count rows and raw_total
+ * uncompressed bytes, into dir (arrays in CurrentMemoryContext).  Returns
+ * NULL, or what is wrong with it for the caller to report.
+ */
+extern const char *storage_read_frame_directory(Relation rel,
+												uint64 first_block,
+												uint64 offset,
+												uint64 stored_length,
+												uint32 row_count,
+												uint64 raw_total,
+												BufferAccessStrategy strategy,
+												const char *context,
+												struct FrameDirectory *dir);
+
 /* Number of blocks a stream of len bytes occupies. */
 static inline uint64
 storage_stream_blocks(uint64 len)

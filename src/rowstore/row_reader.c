@@ -31,6 +31,7 @@
 #include "utils/rel.h"
 
 #include "codec/codec.h"
+#include "codec/frames.h"
 #include "format/row_number.h"
 #include "format/storage.h"
 #include "format/storage_am.h"
@@ -85,6 +86,7 @@ row_reader_begin(Relation rel, Snapshot snapshot,
 		r->batches = batch_meta_list(meta.storage_id, snapshot);
 	r->nbatches = list_length(r->batches);
 	r->batch_index = -1;
+	r->frame = -1;
 	r->position = -1;
 	MemoryContextSwitchTo(old);
 	return r;
@@ -101,8 +103,11 @@ row_reader_cursor(RowReader *shared)
 	r->cxt = cxt;
 	r->rel = shared->rel;
 	r->snapshot = shared->snapshot;
-	r->batch_cxt = AllocSetContextCreate(cxt, "rowcompress batch",
+	r->batch_cxt = AllocSetContextCreate(cxt, "rowcompress fetch frame",
 										 ALLOCSET_DEFAULT_SIZES);
+	r->frames_cxt = AllocSetContextCreate(cxt, "rowcompress fetch directory",
+										  ALLOCSET_SMALL_SIZES);
+	r->frame = -1;
 	r->desc = shared->desc;
 	r->attrs = shared->attrs;
 	r->batches = shared->batches;
@@ -172,29 +177,12 @@ drop_deleted_rows(RowReader *r)
 	r->nrows = k;
 }
 
-void
-row_reader_load_batch(RowReader *r, int index)
+/* What the metadata says must be possible before anything is read. */
+static const Codec *
+check_batch(RowReader *r, const BatchMeta *b)
 {
-	BatchMeta  *b = list_nth(r->batches, index);
-	MemoryContext old;
-	const Codec *codec;
-	char	   *stored;
-	char		context[64];
-	pg_crc32c	crc;
-	const char *problem;
-	uint64		idx;
-	int			run;
+	const Codec *codec = codec_by_id(b->codec);
 
-	if (r->batch_index == index)
-		return;
-	MemoryContextReset(r->batch_cxt);
-	r->batch_index = -1;
-	r->batch = NULL;
-	r->nrows = 0;
-	old = MemoryContextSwitchTo(r->batch_cxt);
-
-	/* what the metadata says must be possible before anything is allocated */
-	codec = codec_by_id(b->codec);
 	if (codec == NULL)
 		batch_corrupted(r, b, "unknown codec");
 	if (!codec->available)
@@ -207,15 +195,72 @@ row_reader_load_batch(RowReader *r, int index)
 		batch_corrupted(r, b, "impossible uncompressed length");
 	if (b->data_length > MaxAllocSize)
 		batch_corrupted(r, b, "impossible stored length");
-	if (codec->id == CODEC_NONE && b->data_length != b->raw_length)
-		batch_corrupted(r, b, "stored and uncompressed lengths differ");
 	if (b->row_count == 0 ||
 		b->row_count > (b->raw_length - ROW_BATCH_HEADER_SIZE) / ROW_BATCH_MIN_ROW_SIZE)
 		batch_corrupted(r, b, "impossible row count");
 	if (b->column_count < 0 || b->column_count > r->desc->natts)
 		batch_corrupted(r, b, "more columns than the table has");
+	return codec;
+}
 
-	snprintf(context, sizeof(context), "Batch " UINT64_FORMAT, b->batch_num);
+static void
+batch_context(const BatchMeta *b, char *context, size_t size)
+{
+	snprintf(context, size, "Batch " UINT64_FORMAT, b->batch_num);
+}
+
+/*
+ * Decodes frame e (nrows rows) from its stored bytes into raw (room for
+ * e->raw_length, MAXALIGNed) and checks its rows; offsets[i] gets row i's
+ * offset from base (the frame's place in the reader's raw buffer), with
+ * ROW_BATCH_SLOW_ROW kept.
+ */
+static void
+decode_frame(RowReader *r, const BatchMeta *b, const Codec *codec,
+			 const FrameEntry *e, const char *stored, bool check_crc,
+			 uint32 nrows, char *raw, uint32 base, uint32 *offsets)
+{
+	const char *problem;
+	uint32		i;
+
+	CHECK_FOR_INTERRUPTS();
+	problem = frames_decode(e, stored, codec, check_crc, raw);
+	if (problem == NULL)
+		problem = row_batch_check(raw, e->raw_length, r->attrs, r->desc->natts,
+								  nrows, offsets);
+	if (problem != NULL)
+		batch_corrupted(r, b, problem);
+	for (i = 0; i < nrows; i++)
+		offsets[i] += base;
+}
+
+void
+row_reader_load_batch(RowReader *r, int index)
+{
+	BatchMeta  *b = list_nth(r->batches, index);
+	MemoryContext old;
+	const Codec *codec;
+	char	   *stored;
+	char		context[64];
+	pg_crc32c	crc;
+	const char *problem;
+	FrameDirectory dir;
+	uint64		raw_size = 0;
+	uint64		base = 0;
+	uint64		idx;
+	uint32		i;
+	int			run;
+
+	if (r->batch_index == index && r->frame < 0)
+		return;
+	MemoryContextReset(r->batch_cxt);
+	r->batch_index = -1;
+	r->batch = NULL;
+	r->nrows = 0;
+	old = MemoryContextSwitchTo(r->batch_cxt);
+
+	codec = check_batch(r, b);
+	batch_context(b, context, sizeof(context));
 	stored = palloc(Max(b->data_length, 1));
 	storage_read_stream(r->rel, b->first_block, 0, stored, b->data_length,
 						r->strategy, context);
@@ -225,24 +270,37 @@ row_reader_load_batch(RowReader *r, int index)
 	if (crc != b->checksum)
 		batch_corrupted(r, b, "checksum mismatch");
 
-	CHECK_FOR_INTERRUPTS();
-	if (codec->id == CODEC_NONE)
-		r->raw = stored;
-	else
+	problem = frames_count(stored, b->data_length, (uint32) b->row_count,
+						   &dir.nframes);
+	if (problem == NULL)
 	{
-		r->raw = palloc(b->raw_length);
-		if (!codec->decompress(stored, (int32) b->data_length, r->raw,
-							   (int32) b->raw_length))
-			batch_corrupted(r, b, "compressed data cannot be decompressed");
-		pfree(stored);
+		dir.entries = palloc(sizeof(FrameEntry) * dir.nframes);
+		dir.offsets = palloc(sizeof(uint64) * dir.nframes);
+		problem = frames_directory(stored + sizeof(uint32), dir.nframes,
+								   b->data_length, (uint32) b->row_count,
+								   b->raw_length, dir.entries, dir.offsets);
 	}
-
-	CHECK_FOR_INTERRUPTS();
-	r->row_offsets = palloc(sizeof(uint32) * b->row_count);
-	problem = row_batch_check(r->raw, b->raw_length, r->attrs, r->desc->natts,
-							  (uint32) b->row_count, r->row_offsets);
 	if (problem != NULL)
 		batch_corrupted(r, b, problem);
+
+	/* every frame at a MAXALIGNed place of one buffer (below 1 GB) */
+	for (i = 0; i < dir.nframes; i++)
+		raw_size += MAXALIGN(dir.entries[i].raw_length);
+	if (raw_size > MaxAllocSize)
+		batch_corrupted(r, b, "impossible uncompressed length");
+	r->raw = palloc(Max(raw_size, 1));
+	r->row_offsets = palloc(sizeof(uint32) * b->row_count);
+	for (i = 0; i < dir.nframes; i++)
+	{
+		const FrameEntry *e = &dir.entries[i];
+
+		/* the whole batch's CRC covered every frame */
+		decode_frame(r, b, codec, e, stored + dir.offsets[i], false,
+					 frames_rows(dir.entries, dir.nframes, i, (uint32) b->row_count),
+					 r->raw + base, (uint32) base, r->row_offsets + e->first_row);
+		base += MAXALIGN(e->raw_length);
+	}
+	pfree(stored);
 
 	/* row numbers: the batch's runs, in row order */
 	r->rownums = palloc(sizeof(uint64) * b->row_count);
@@ -261,10 +319,73 @@ row_reader_load_batch(RowReader *r, int index)
 
 	r->batch = b;
 	r->batch_index = index;
+	r->frame = -1;
 	r->nrows = (uint32) batch_visible_rows(b, r->snapshot);
 	if (!r->keep_deleted)
 		drop_deleted_rows(r);
 	MemoryContextSwitchTo(old);
+}
+
+/*
+ * A cursor's row: makes the frame of batch index holding row pos the
+ * loaded one (reading the batch's frame directory when the batch changes)
+ * and returns the row's offset in r->raw.
+ */
+static uint32
+load_frame(RowReader *r, int index, uint32 pos)
+{
+	BatchMeta  *b = list_nth(r->batches, index);
+	const Codec *codec = check_batch(r, b);
+	MemoryContext old;
+	const FrameEntry *e;
+	char	   *stored;
+	uint32		f;
+	uint32		nrows;
+
+	if (r->batch_index != index)
+	{
+		char		context[64];
+		const char *problem;
+
+		MemoryContextReset(r->frames_cxt);
+		r->batch_index = -1;
+		r->batch = NULL;
+		r->frame = -1;
+		batch_context(b, context, sizeof(context));
+		old = MemoryContextSwitchTo(r->frames_cxt);
+		problem = storage_read_frame_directory(r->rel, b->first_block, 0,
+											   b->data_length, (uint32) b->row_count,
+											   b->raw_length, NULL, context,
+											   &r->frames);
+		MemoryContextSwitchTo(old);
+		if (problem != NULL)
+			batch_corrupted(r, b, problem);
+		r->batch_index = index;
+		r->batch = b;
+	}
+	f = frames_find(r->frames.entries, r->frames.nframes, pos);
+	e = &r->frames.entries[f];
+	if (r->frame != (int) f)
+	{
+		char		context[64];
+
+		MemoryContextReset(r->batch_cxt);
+		r->frame = -1;
+		old = MemoryContextSwitchTo(r->batch_cxt);
+		nrows = frames_rows(r->frames.entries, r->frames.nframes, f,
+							(uint32) b->row_count);
+		stored = palloc(Max(e->stored_length, 1));
+		batch_context(b, context, sizeof(context));
+		storage_read_stream(r->rel, b->first_block, r->frames.offsets[f], stored,
+							e->stored_length, NULL, context);
+		r->raw = palloc(Max(e->raw_length, 1));
+		r->row_offsets = palloc(sizeof(uint32) * nrows);
+		decode_frame(r, b, codec, e, stored, true, nrows, r->raw, 0,
+					 r->row_offsets);
+		MemoryContextSwitchTo(old);
+		r->frame = (int) f;
+	}
+	return r->row_offsets[pos - e->first_row];
 }
 
 static int
@@ -320,10 +441,10 @@ row_reader_reset(RowReader *r)
 	MemoryContextReset(r->batch_cxt);
 }
 
-void
-row_reader_store_row(RowReader *r, uint32 i, TupleTableSlot *slot)
+/* Stores the row at offset (ROW_BATCH_SLOW_ROW kept) of r->raw in slot. */
+static void
+store_tuple(RowReader *r, uint32 offset, uint64 rownum, TupleTableSlot *slot)
 {
-	uint32		offset = r->row_offsets[i];
 	MinimalTuple tup = (MinimalTuple) (r->raw + ROW_BATCH_OFFSET(offset));
 
 	if (offset & ROW_BATCH_SLOW_ROW)
@@ -349,8 +470,14 @@ row_reader_store_row(RowReader *r, uint32 i, TupleTableSlot *slot)
 		ExecStoreMinimalTuple(tup, slot, false);
 	else
 		ExecForceStoreMinimalTuple(tup, slot, false);
-	row_number_to_tid(r->rownums[i], &slot->tts_tid);
+	row_number_to_tid(rownum, &slot->tts_tid);
 	slot->tts_tableOid = RelationGetRelid(r->rel);
+}
+
+void
+row_reader_store_row(RowReader *r, uint32 i, TupleTableSlot *slot)
+{
+	store_tuple(r, r->row_offsets[i], r->rownums[i], slot);
 }
 
 /* Index (into batches) of the batch holding rownum, or -1; *pos its row. */
@@ -395,9 +522,9 @@ row_fetch(RowReader *r, uint64 rownum, TupleTableSlot *slot)
 		index = find_batch(r, rownum, &pos);
 	if (index < 0)
 		return false;
-	row_reader_load_batch(r, index);
-	if (pos >= r->nrows)
+	/* rows of this transaction's later commands are not visible */
+	if (pos >= batch_visible_rows(list_nth(r->batches, index), r->snapshot))
 		return false;
-	row_reader_store_row(r, (uint32) pos, slot);
+	store_tuple(r, load_frame(r, index, (uint32) pos), rownum, slot);
 	return true;
 }

@@ -16,6 +16,7 @@
 #include "utils/snapshot.h"
 
 #include "catalog/batch_meta.h"
+#include "codec/frames.h"
 #include "rowstore/row_batch.h"
 
 /* Shared state of a parallel scan: participants claim batches in turn. */
@@ -46,9 +47,16 @@ typedef struct RowReader
 	uint64	   *rownums;		/* [row_count] row number of each row */
 	uint32		nrows;			/* rows visible to the snapshot */
 
+	/*
+	 * A cursor (row_reader_cursor) decodes one frame at a time: raw and
+	 * row_offsets are then frame frame's, frames the batch's directory.
+	 */
+	struct RowReader *shared;	/* whose batch list and lookup */
 	StreamLookup *lookup;		/* row_fetch's, built on first use */
-	bool		keep_deleted;	/* row_fetch: positions must stay the stored ones */
-	struct RowReader *shared;	/* a cursor's: whose batch list and lookup */
+	bool		keep_deleted;	/* positions must stay the stored ones */
+	int			frame;			/* -1: the whole batch is loaded */
+	FrameDirectory frames;
+	MemoryContext frames_cxt;
 
 	MemoryContext batch_cxt;	/* the loaded batch; reset when moving on */
 	MemoryContext cxt;			/* the reader's own allocations */

@@ -56,8 +56,8 @@ report_slow_rows(ReadBatch *rb)
 }
 
 /*
- * Loads the batch by fetching its middle row by row number, then checks
- * that the row found is that row.
+ * Fetches the batch's middle row by row number (which reads one frame) and
+ * checks that the row found is that row; then loads the whole batch.
  */
 static void
 read_batch(void *arg)
@@ -66,6 +66,7 @@ read_batch(void *arg)
 	BatchMeta  *b = list_nth(rb->reader->batches, rb->index);
 	uint64		visible = batch_visible_rows(b, rb->reader->snapshot);
 	uint64		rownum;
+	RowReader  *cursor;
 
 	if (b->row_count == 0 || visible == 0)
 	{
@@ -73,13 +74,15 @@ read_batch(void *arg)
 		return;
 	}
 	rownum = row_runs_nth(b->runs, b->nruns, (visible - 1) / 2);
-	if (!row_fetch(rb->reader, rownum, rb->slot) ||
-		rb->reader->batch_index != rb->index ||
+	cursor = row_reader_cursor(rb->reader);
+	if (!row_fetch(cursor, rownum, rb->slot) ||
+		cursor->batch_index != rb->index ||
 		tid_to_row_number(&rb->slot->tts_tid) != rownum)
 		storage_verify_report(rb->verify, (int64) b->batch_num, 0,
 							  "row " UINT64_FORMAT " is not found by its row number",
 							  rownum);
 	ExecClearTuple(rb->slot);
+	row_reader_end(cursor);
 	/* a batch the lookup did not reach is still checked */
 	row_reader_load_batch(rb->reader, rb->index);
 	report_slow_rows(rb);

@@ -34,6 +34,7 @@
 #include "catalog/batch_meta.h"
 #include "catalog/options.h"
 #include "codec/codec.h"
+#include "codec/frames.h"
 #include "format/row_number.h"
 #include "format/row_runs.h"
 #include "format/storage.h"
@@ -298,6 +299,47 @@ row_writer_insert(RowWriter *w, Relation rel, TupleTableSlot *slot,
 	add_row(w, rel, slot, cid);
 }
 
+/*
+ * Lays out the buffered batch as a framed unit (codec/frames.h) in stored:
+ * each frame is a batch of its own (header and rows) of up to
+ * FRAME_MAX_ROWS rows or about FRAME_TARGET_RAW_BYTES, so that fetching a
+ * row by TID decompresses one frame.  Returns the frames' total
+ * uncompressed length.
+ */
+static uint64
+frame_batch(RowWriter *w, const Codec *codec, StringInfo stored)
+{
+	FrameWriter fw;
+	StringInfoData raw;
+	Size		off = ROW_BATCH_HEADER_SIZE;
+	uint32		first = 0;
+
+	frames_begin(&fw, codec, w->opts.compression_level);
+	initStringInfo(&raw);
+	while (first < w->nrows)
+	{
+		Size		start = off;
+		uint32		n = 0;
+
+		/* the rows were written here, so their lengths are trusted */
+		while (first + n < w->nrows && n < FRAME_MAX_ROWS &&
+			   off - start < FRAME_TARGET_RAW_BYTES)
+		{
+			off += MAXALIGN(((MinimalTuple) (w->buf.data + off))->t_len);
+			n++;
+		}
+		resetStringInfo(&raw);
+		row_batch_begin(&raw, w->tupdesc);
+		appendBinaryStringInfo(&raw, w->buf.data + start, (int) (off - start));
+		row_batch_finish(&raw, n);
+		frames_add(&fw, first, raw.data, (uint32) raw.len);
+		first += n;
+	}
+	pfree(raw.data);
+	frames_finish(&fw, stored);
+	return fw.raw_total;
+}
+
 void
 row_writer_flush(RowWriter *w, Relation rel)
 {
@@ -306,8 +348,7 @@ row_writer_flush(RowWriter *w, Relation rel)
 	MemoryContext old;
 	BatchMeta	batch;
 	StorageMeta meta;
-	const char *stored;
-	uint64		stored_len;
+	StringInfoData stored;
 	pg_crc32c	crc;
 
 	if (w->nrows == 0)
@@ -322,38 +363,18 @@ row_writer_flush(RowWriter *w, Relation rel)
 	row_batch_finish(&w->buf, w->nrows);
 
 	memset(&batch, 0, sizeof(batch));
-	batch.codec = CODEC_NONE;
-	stored = w->buf.data;
-	stored_len = w->buf.len;
-	if (codec->id != CODEC_NONE)
-	{
-		int32		cap = codec->bound(w->buf.len);
-		char	   *dst;
-		int32		clen = -1;
-
-		CHECK_FOR_INTERRUPTS();
-		if (cap > 0)
-		{
-			dst = MemoryContextAllocHuge(flush_cxt, cap);
-			clen = codec->compress(w->buf.data, w->buf.len, dst, cap,
-								   w->opts.compression_level);
-			if (clen >= 0)
-			{
-				batch.codec = codec->id;
-				stored = dst;
-				stored_len = clen;
-			}
-		}
-	}
+	batch.codec = codec->id;
+	CHECK_FOR_INTERRUPTS();
+	initStringInfo(&stored);
+	batch.raw_length = frame_batch(w, codec, &stored);
 	INIT_CRC32C(crc);
-	COMP_CRC32C(crc, stored, stored_len);
+	COMP_CRC32C(crc, stored.data, stored.len);
 	FIN_CRC32C(crc);
 
 	batch.storage_id = storage_ensure_meta(rel, &meta);
-	batch.first_block = storage_write_stream(rel, stored, stored_len,
+	batch.first_block = storage_write_stream(rel, stored.data, stored.len,
 											 &batch.batch_num);
-	batch.data_length = stored_len;
-	batch.raw_length = w->buf.len;
+	batch.data_length = stored.len;
 	batch.row_count = w->nrows;
 	batch.nruns = w->rows.nruns;
 	batch.runs = w->rows.runs;
