@@ -345,6 +345,32 @@ CREATE TABLE engine.row_mark (
 CREATE INDEX row_mark_key ON engine.row_mark (storage_id, row_number);
 GRANT SELECT ON engine.row_mark TO PUBLIC;
 
+-- ==== free space of both access methods (src/catalog/free_space.c) ====
+--
+-- A stream (stripe or batch) that a rewrite replaces stays readable for
+-- the snapshots that still see it: the rewrite records it here, in the
+-- transaction that deletes its metadata.  VACUUM turns the retired streams
+-- no snapshot can see any more into free extents (and removes their rows'
+-- index entries and marks); writers take a free extent before they extend
+-- the relation, and VACUUM truncates free blocks at its end.
+CREATE TABLE engine.retired_stream (
+	storage_id bigint NOT NULL,
+	stream_num bigint NOT NULL,
+	first_block bigint NOT NULL,
+	block_count bigint NOT NULL,
+	first_row_number bigint NOT NULL,
+	last_row_number bigint NOT NULL,
+	row_runs bigint[] NOT NULL,			-- as engine.stripe.row_runs
+	PRIMARY KEY (storage_id, stream_num)
+);
+CREATE TABLE engine.free_extent (
+	storage_id bigint NOT NULL,
+	first_block bigint NOT NULL,
+	block_count bigint NOT NULL,
+	PRIMARY KEY (storage_id, first_block)
+);
+GRANT SELECT ON engine.retired_stream, engine.free_extent TO PUBLIC;
+
 -- Row numbers a transaction has reserved for rows it still buffers, in a
 -- table with a unique index (src/catalog/row_reservations.c).  Another
 -- session's unique check that meets one of those row numbers in the index

@@ -32,6 +32,7 @@
 #include "access/stratnum.h"
 #include "access/table.h"
 #include "access/xact.h"
+#include "catalog/indexing.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
 #include "utils/fmgroids.h"
@@ -466,6 +467,71 @@ row_mark_successor(uint64 storage_id, uint64 rownum, Snapshot snapshot,
 	systable_endscan(scan);
 	table_close(markrel, AccessShareLock);
 	return found;
+}
+
+uint64 *
+row_mark_dead_rows(uint64 storage_id, TransactionId oldest_xmin, int *n)
+{
+	Relation	markrel = meta_table_open("row_mark", AccessShareLock);
+	Snapshot	snapshot = RegisterSnapshot(GetLatestSnapshot());
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	uint64	   *rows = NULL;
+	int			nrows = 0;
+	int			max = 0;
+	uint64		successor;
+
+	meta_storage_key(&key, Anum_row_mark_storage_id, storage_id);
+	scan = systable_beginscan(markrel, meta_table_relid("row_mark_key"), true,
+							  snapshot, 1, &key);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		bool		isnull;
+
+		/* a tombstone every snapshot sees */
+		if (!tuple_successor(tuple, RelationGetDescr(markrel), &successor) ||
+			!TransactionIdPrecedes(HeapTupleHeaderGetXmin(tuple->t_data),
+								   oldest_xmin))
+			continue;
+		if (nrows == max)
+		{
+			max = max == 0 ? 64 : max * 2;
+			rows = rows == NULL ? palloc(sizeof(uint64) * max) :
+				repalloc(rows, sizeof(uint64) * max);
+		}
+		rows[nrows++] = (uint64) DatumGetInt64(heap_getattr(tuple, Anum_row_mark_row_number,
+															RelationGetDescr(markrel),
+															&isnull));
+	}
+	systable_endscan(scan);
+	UnregisterSnapshot(snapshot);
+	table_close(markrel, AccessShareLock);
+	if (nrows > 0)
+		qsort(rows, nrows, sizeof(uint64), cmp_uint64);
+	*n = nrows;
+	return rows;
+}
+
+void
+row_mark_delete_range(uint64 storage_id, uint64 first, uint64 last)
+{
+	Relation	markrel = meta_table_open("row_mark", RowExclusiveLock);
+	ScanKeyData keys[3];
+	SysScanDesc scan;
+	HeapTuple	tuple;
+
+	meta_storage_key(&keys[0], Anum_row_mark_storage_id, storage_id);
+	ScanKeyInit(&keys[1], Anum_row_mark_row_number, BTGreaterEqualStrategyNumber,
+				F_INT8GE, Int64GetDatum((int64) first));
+	ScanKeyInit(&keys[2], Anum_row_mark_row_number, BTLessEqualStrategyNumber,
+				F_INT8LE, Int64GetDatum((int64) last));
+	scan = systable_beginscan(markrel, meta_table_relid("row_mark_key"), true,
+							  SnapshotSelf, 3, keys);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+		CatalogTupleDelete(markrel, &tuple->t_self);
+	systable_endscan(scan);
+	table_close(markrel, RowExclusiveLock);
 }
 
 void

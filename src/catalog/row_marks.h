@@ -64,6 +64,17 @@ extern TM_Result row_mark_retire(Relation rel, uint64 storage_id,
 extern bool row_mark_successor(uint64 storage_id, uint64 rownum,
 							   Snapshot snapshot, uint64 *successor);
 
+/*
+ * VACUUM: the rows whose delete or update committed before oldest_xmin
+ * (no snapshot sees them any more), ascending, in *n; NULL when none.
+ */
+extern uint64 *row_mark_dead_rows(uint64 storage_id, TransactionId oldest_xmin,
+								  int *n);
+
+/* VACUUM: removes the marks of rows [first, last], whose stream is gone. */
+extern void row_mark_delete_range(uint64 storage_id, uint64 first,
+								  uint64 last);
+
 /* Removes every mark of a storage (DROP, TRUNCATE). */
 extern void row_mark_delete_storage(uint64 storage_id);
 

@@ -15,8 +15,8 @@
  *	  ShareUpdateExclusiveLock keeps two merges (or VACUUM) apart; the
  *	  rewrite lock (storage_lock_for_rewrite) waits for and holds off
  *	  DELETE, UPDATE and row locks, whose marks name old row numbers.  Until
- *	  VACUUM reclaims the pages of deleted stripes, the table keeps their
- *	  space.  A crash or cancel before commit leaves the old stripes as they
+ *	  VACUUM reclaims the pages of the retired stripes (catalog/free_space.c),
+ *	  the table keeps their space.  A crash or cancel before commit leaves the old stripes as they
  *	  were.  A table whose stripes are already in order is left alone.
  *	  Indexes get entries for the new row numbers and keep those of the
  *	  old ones, which older snapshots still use (index scans skip rows
@@ -37,6 +37,7 @@
 #include "utils/snapmgr.h"
 #include "utils/tuplesort.h"
 
+#include "catalog/free_space.h"
 #include "catalog/options.h"
 #include "catalog/stripe_meta.h"
 #include "catalog/zone_map.h"
@@ -115,6 +116,7 @@ colcompress_merge(PG_FUNCTION_ARGS)
 	ColReader  *reader;
 	ColWriter  *writer;
 	StorageIndexInserter *indexes;
+	Snapshot	snapshot;
 	CommandId	cid;
 	ListCell   *lc;
 	int			i;
@@ -156,7 +158,13 @@ colcompress_merge(PG_FUNCTION_ARGS)
 								nulls_first, maintenance_work_mem, NULL,
 								TUPLESORT_NONE);
 
-	reader = col_reader_begin(rel, GetActiveSnapshot(), NULL, NULL);
+	/*
+	 * Read with a snapshot taken now that no DML runs: the statement's was
+	 * taken before the rewrite lock, and would bring back rows deleted by
+	 * transactions that committed while we waited for it.
+	 */
+	snapshot = RegisterSnapshot(GetLatestSnapshot());
+	reader = col_reader_begin(rel, snapshot, NULL, NULL);
 	if (already_sorted(rel, reader->stripes, opts.orderby, &keys[0], nkeys))
 	{
 		ereport(NOTICE,
@@ -164,6 +172,7 @@ colcompress_merge(PG_FUNCTION_ARGS)
 						RelationGetRelationName(rel))));
 		tuplesort_end(sort);
 		col_reader_end(reader);
+		UnregisterSnapshot(snapshot);
 		relation_close(rel, NoLock);
 		PG_RETURN_VOID();
 	}
@@ -192,14 +201,27 @@ colcompress_merge(PG_FUNCTION_ARGS)
 	tuplesort_end(sort);
 	ExecDropSingleTupleTableSlot(slot);
 
-	/* the stripes just rewritten go, for every snapshot after ours */
+	/*
+	 * The stripes just rewritten go, for every snapshot after ours; VACUUM
+	 * frees their blocks once no snapshot reads them.
+	 */
 	foreach(lc, reader->stripes)
 	{
 		StripeMeta *s = lfirst(lc);
+		RetiredStream retired;
 
+		retired.stream_num = s->stripe_num;
+		retired.first_block = s->first_block;
+		retired.block_count = storage_stream_blocks(s->data_length);
+		retired.first_row_number = s->first_row_number;
+		retired.last_row_number = s->last_row_number;
+		retired.runs = s->runs;
+		retired.nruns = s->nruns;
 		stripe_meta_delete_stripe(s->storage_id, s->stripe_num);
+		free_space_retire(s->storage_id, &retired);
 	}
 	col_reader_end(reader);
+	UnregisterSnapshot(snapshot);
 	CommandCounterIncrement();
 
 	relation_close(rel, NoLock);

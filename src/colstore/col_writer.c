@@ -614,8 +614,9 @@ col_writer_flush(ColWriter *w, Relation rel)
 
 		stripe.storage_id = storage_ensure_meta(rel, &meta);
 	}
-	stripe.first_block = storage_write_stream(rel, stream.data, stream.len,
-											  &stripe.stripe_num);
+	stripe.first_block = storage_am_write_stream(rel, stripe.storage_id,
+												 stream.data, stream.len,
+												 &stripe.stripe_num);
 	stripe.data_length = stream.len;
 	stripe.row_count = w->nrows;
 	stripe.nruns = w->rows.nruns;

@@ -147,6 +147,13 @@ compat_read_stream_block(ReadStream *stream, BlockNumber *block)
 	vac_update_relstats((rel), (pages), (tuples), (visible), (hasindex), (frozenxid), (minmulti), NULL, NULL, false)
 #endif
 
+/* IndexVacuumInfo names the table from 16 on. */
+#if PG_VERSION_NUM >= 160000
+#define COMPAT_IVINFO_SET_HEAPREL(ivinfo, rel) ((ivinfo)->heaprel = (rel))
+#else
+#define COMPAT_IVINFO_SET_HEAPREL(ivinfo, rel) ((void) (rel))
+#endif
+
 /* Creating the init fork of an unlogged relation: 17 dropped the sync. */
 #include "catalog/storage.h"
 #include "catalog/storage_xlog.h"

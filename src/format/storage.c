@@ -199,15 +199,23 @@ storage_reserve_rows(Relation rel, uint64 count)
 }
 
 uint64
-storage_write_stream(Relation rel, const char *data, uint64 len,
-					 uint64 *stream_num)
+storage_write_stream(Relation rel, uint64 at_block, const char *data,
+					 uint64 len, uint64 *stream_num)
 {
 	uint64		nblocks = storage_stream_blocks(len);
 	uint64		first;
 	uint64		i;
 	bool		needs_wal = RelationNeedsWAL(rel);
 
-	first = reserve(rel, 0, nblocks, stream_num);
+	if (at_block == STORAGE_NEW_BLOCKS)
+		first = reserve(rel, 0, nblocks, stream_num);
+	else
+	{
+		/* blocks reserved long ago, given back by a rewrite */
+		reserve(rel, 0, 0, stream_num);
+		first = at_block;
+	}
+	/* also when the blocks lie in a tail VACUUM truncated */
 	compat_extend_main_fork_to(rel, (BlockNumber) (first + nblocks));
 
 	for (i = 0; i < nblocks; i++)

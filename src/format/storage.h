@@ -48,11 +48,14 @@ extern uint64 storage_ensure_meta(Relation rel, StorageMeta *meta);
 extern uint64 storage_reserve_rows(Relation rel, uint64 count);
 
 /*
- * Writes len bytes as a new stream; returns its first block and sets
- * *stream_num to a number unique within this storage (the stripe or batch
- * number).
+ * Writes len bytes as a new stream at block at_block (free blocks the
+ * caller took, catalog/free_space.h) or, with STORAGE_NEW_BLOCKS, at newly
+ * reserved blocks; returns its first block and sets *stream_num to a
+ * number unique within this storage (the stripe or batch number).
  */
-extern uint64 storage_write_stream(Relation rel, const char *data, uint64 len,
+#define STORAGE_NEW_BLOCKS		0
+extern uint64 storage_write_stream(Relation rel, uint64 at_block,
+								   const char *data, uint64 len,
 								   uint64 *stream_num);
 
 /*

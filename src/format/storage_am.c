@@ -12,10 +12,6 @@
  *	  crash the main fork is reset to it, and the next write creates a new
  *	  storage id that no leftover metadata row matches.
  *
- *	  The data holds no transaction ids (visibility lives in the metadata
- *	  rows, which VACUUM of those tables takes care of), so VACUUM can
- *	  always advance relfrozenxid to the oldest xmin still running.
- *
  *-------------------------------------------------------------------------
  */
 #include "compat/compat.h"
@@ -32,6 +28,7 @@
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
 
+#include "catalog/free_space.h"
 #include "catalog/row_marks.h"
 #include "format/pending_writes.h"
 #include "format/storage.h"
@@ -65,6 +62,7 @@ forget_storage(const StorageAm *am, Relation rel)
 	{
 		am->delete_metadata(meta.storage_id);
 		row_mark_delete_storage(meta.storage_id);
+		free_space_delete_storage(meta.storage_id);
 	}
 }
 
@@ -171,19 +169,15 @@ storage_am_copy_for_cluster(const StorageAm *am, Relation OldTable,
 	am->writer_ops->flush(writer, NewTable);
 }
 
-void
-storage_am_vacuum(const StorageAm *am, Relation rel,
-				  struct VacuumParams *params, BufferAccessStrategy bstrategy)
+uint64
+storage_am_write_stream(Relation rel, uint64 storage_id, const char *data,
+						uint64 len, uint64 *stream_num)
 {
-	BlockNumber pages = RelationGetNumberOfBlocks(rel);
-	double		tuples = (double) am->count_rows(rel, GetActiveSnapshot());
-	List	   *indexes = RelationGetIndexList(rel);
+	uint64		first;
 
-	compat_vac_update_relstats(rel, pages, tuples, 0, indexes != NIL,
-							   GetOldestNonRemovableTransactionId(rel),
-							   GetOldestMultiXactId());
-	compat_pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared,
-								(PgStat_Counter) tuples, 0);
+	if (!free_space_take(storage_id, storage_stream_blocks(len), &first))
+		first = STORAGE_NEW_BLOCKS;
+	return storage_write_stream(rel, first, data, len, stream_num);
 }
 
 void

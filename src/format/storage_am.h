@@ -90,6 +90,14 @@ extern void storage_am_copy_for_cluster(const StorageAm *am,
 										double *num_tuples,
 										double *tups_vacuumed,
 										double *tups_recently_dead);
+/*
+ * Writes a stripe or batch of storage storage_id: into free blocks when a
+ * free extent fits (catalog/free_space.h), else at the end.
+ */
+extern uint64 storage_am_write_stream(Relation rel, uint64 storage_id,
+									  const char *data, uint64 len,
+									  uint64 *stream_num);
+
 extern void storage_am_vacuum(const StorageAm *am, Relation rel,
 							  struct VacuumParams *params,
 							  BufferAccessStrategy bstrategy);

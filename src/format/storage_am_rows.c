@@ -43,6 +43,7 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
+#include "catalog/free_space.h"
 #include "catalog/row_marks.h"
 #include "catalog/row_reservations.h"
 #include "format/pending_writes.h"
@@ -134,6 +135,10 @@ typedef struct RowFetch
 	FetchCursor own;			/* for fetches of no scan (row versions) */
 
 	DeletedRange deleted;		/* for the same snapshot (MVCC only) */
+
+	/* streams rewrites retired, read once we hold the DML lock */
+	bool		have_retired;
+	List	   *retired;		/* RetiredStream *, in cxt */
 
 	TupleTableSlot *scratch;	/* for existence checks */
 } RowFetch;
@@ -599,6 +604,43 @@ storage_lock_for_rewrite(Relation rel)
 					   DML_LOCK_SUBID, ExclusiveLock);
 }
 
+/*
+ * A statement whose snapshot predates a rewrite (colcompress_merge) may
+ * reach a row the rewrite moved: changing or locking the old copy would
+ * lose the change.  Rewrites wait for DML locks and DML waits for
+ * rewrites, so once we hold the DML lock the retired streams stay as they
+ * are for the rest of the transaction: read them once.
+ */
+static void
+refuse_retired_row(Relation rel, uint64 rownum)
+{
+	RowFetch   *f = row_fetch_for(rel);
+	ListCell   *lc;
+
+	if (!f->have_retired)
+	{
+		MemoryContext old = MemoryContextSwitchTo(f->cxt);
+
+		f->retired = free_space_retired(f->storage_id);
+		f->have_retired = true;
+		MemoryContextSwitchTo(old);
+	}
+	foreach(lc, f->retired)
+	{
+		RetiredStream *s = lfirst(lc);
+		uint64		pos;
+
+		if (rownum >= s->first_row_number && rownum <= s->last_row_number &&
+			row_runs_find(s->runs, s->nruns, rownum, &pos))
+			ereport(ERROR,
+					(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+					 errmsg("could not serialize access due to a concurrent rewrite of table \"%s\"",
+							RelationGetRelationName(rel)),
+					 errdetail("The row was moved by engine.colcompress_merge() after this statement started."),
+					 errhint("Retry the transaction.")));
+	}
+}
+
 static void
 require_storage(Relation rel, uint64 storage_id)
 {
@@ -619,6 +661,7 @@ storage_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
 	storage_am_refuse_if_published(storage_am_for(rel), rel);
 	require_storage(rel, storage_id);
 	storage_lock_for_dml(rel);
+	refuse_retired_row(rel, tid_to_row_number(tid));
 	CheckForSerializableConflictIn(rel, tid, ItemPointerGetBlockNumber(tid));
 	return row_mark_retire(rel, storage_id, tid_to_row_number(tid),
 						   ROW_MARK_DELETED, cid, crosscheck, wait,
@@ -675,6 +718,7 @@ storage_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	storage_am_refuse_if_published(am, rel);
 	require_storage(rel, storage_id);
 	storage_lock_for_dml(rel);
+	refuse_retired_row(rel, tid_to_row_number(otid));
 	CheckForSerializableConflictIn(rel, otid, ItemPointerGetBlockNumber(otid));
 	*lockmode = changes_key(rel, otid, slot) ? LockTupleExclusive :
 		LockTupleNoKeyExclusive;
@@ -713,6 +757,7 @@ storage_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 
 	require_storage(rel, storage_id);
 	storage_lock_for_dml(rel);
+	refuse_retired_row(rel, rownum);
 	tmfd->traversed = false;
 	for (;;)
 	{

@@ -372,8 +372,9 @@ row_writer_flush(RowWriter *w, Relation rel)
 	FIN_CRC32C(crc);
 
 	batch.storage_id = storage_ensure_meta(rel, &meta);
-	batch.first_block = storage_write_stream(rel, stored.data, stored.len,
-											 &batch.batch_num);
+	batch.first_block = storage_am_write_stream(rel, batch.storage_id,
+												stored.data, stored.len,
+												&batch.batch_num);
 	batch.data_length = stored.len;
 	batch.row_count = w->nrows;
 	batch.nruns = w->rows.nruns;

@@ -34,6 +34,7 @@
 #include "utils/rel.h"
 
 #include "catalog/options.h"
+#include "codec/frames.h"
 #include "colstore/col_tableam.h"
 #include "rowstore/row_tableam.h"
 #include "guc.h"
@@ -154,22 +155,25 @@ col_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent,
 }
 
 /*
- * Fetching a row by TID decodes its whole chunk group (every column) or
- * batch: index and bitmap paths pay that once per unit they touch, which
- * the heap-shaped index costing does not know.  Without this, nested
- * loops of index scans look cheap and decode a chunk group per row.
+ * Fetching a row by TID decodes the frame holding it (codec/frames.h) of
+ * every column (colcompress) or of the batch (rowcompress): index and
+ * bitmap paths pay that once per frame they touch, which the heap-shaped
+ * index costing does not know.  Without this, nested loops of index scans
+ * look cheap and decode a frame per row.  unit_rows is the chunk group or
+ * batch size; frames hold at most FRAME_MAX_ROWS of its rows.
  */
 static void
-charge_row_fetches(PlannerInfo *root, RelOptInfo *rel, double group_rows,
+charge_row_fetches(PlannerInfo *root, RelOptInfo *rel, double unit_rows,
 				   int natts)
 {
-	double		groups;
+	double		frame_rows = Min(unit_rows, FRAME_MAX_ROWS);
+	double		frames;
 	double		decode;
 	bool		charged = false;
 	ListCell   *lc;
 
-	groups = Max(rel->tuples / group_rows, 1.0);
-	decode = group_rows * natts * cpu_operator_cost;
+	frames = Max(rel->tuples / frame_rows, 1.0);
+	decode = frame_rows * natts * cpu_operator_cost;
 	foreach(lc, rel->pathlist)
 	{
 		Path	   *path = lfirst(lc);
@@ -181,7 +185,7 @@ charge_row_fetches(PlannerInfo *root, RelOptInfo *rel, double group_rows,
 			fetched = path->rows;
 		else
 			continue;
-		path->total_cost += Min(Max(fetched, 1.0), groups) * decode;
+		path->total_cost += Min(Max(fetched, 1.0), frames) * decode;
 		charged = true;
 	}
 	/* a plain scan the cheaper-looking index paths pushed out comes back */

@@ -1,0 +1,223 @@
+/*-------------------------------------------------------------------------
+ *
+ * storage_vacuum.c
+ *	  VACUUM of colcompress and rowcompress tables.
+ *
+ *	  Streams are written once and never changed, so VACUUM has no tuples
+ *	  to prune; it has garbage of two kinds:
+ *
+ *	  - streams a rewrite retired (catalog/free_space.c) that no snapshot
+ *	    can read any more: their blocks become free extents, which writers
+ *	    reuse and which VACUUM truncates away when they end the relation;
+ *	    their rows' index entries and marks go;
+ *	  - rows whose delete or update committed before every snapshot: their
+ *	    index entries go (the rows stay in their stream, skipped by scans
+ *	    through their marks, until a rewrite leaves them out).
+ *
+ *	  Index entries are removed with the index AM's bulk delete, as heap's
+ *	  VACUUM does, with row numbers for TIDs.  The data holds no
+ *	  transaction ids (visibility lives in the metadata rows, which VACUUM
+ *	  of those tables takes care of), so VACUUM can always advance
+ *	  relfrozenxid to the oldest xmin still running.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "access/genam.h"
+#include "access/multixact.h"
+#include "access/xact.h"
+#include "catalog/index.h"
+#include "catalog/storage.h"
+#include "commands/vacuum.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "storage/lmgr.h"
+#include "storage/procarray.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+#include "catalog/free_space.h"
+#include "catalog/row_marks.h"
+#include "format/row_number.h"
+#include "format/storage.h"
+#include "format/storage_am.h"
+
+/* Row numbers whose index entries go: sorted, disjoint [first, last]. */
+typedef struct DeadRows
+{
+	uint64	   *first;
+	uint64	   *last;
+	int			n;
+	int			max;
+} DeadRows;
+
+static void
+dead_add(DeadRows *d, uint64 first, uint64 last)
+{
+	if (d->n == d->max)
+	{
+		d->max = d->max == 0 ? 64 : d->max * 2;
+		d->first = d->first ? repalloc(d->first, sizeof(uint64) * d->max) :
+			palloc(sizeof(uint64) * d->max);
+		d->last = d->last ? repalloc(d->last, sizeof(uint64) * d->max) :
+			palloc(sizeof(uint64) * d->max);
+	}
+	d->first[d->n] = first;
+	d->last[d->n] = last;
+	d->n++;
+}
+
+static int
+cmp_range(const void *a, const void *b, void *arg)
+{
+	const uint64 *first = arg;
+	uint64		x = first[*(const int *) a];
+	uint64		y = first[*(const int *) b];
+
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/* Sorts the ranges by first row (they are disjoint). */
+static void
+dead_sort(DeadRows *d)
+{
+	int		   *order = palloc(sizeof(int) * Max(d->n, 1));
+	uint64	   *first = palloc(sizeof(uint64) * Max(d->n, 1));
+	uint64	   *last = palloc(sizeof(uint64) * Max(d->n, 1));
+	int			i;
+
+	for (i = 0; i < d->n; i++)
+		order[i] = i;
+	qsort_arg(order, d->n, sizeof(int), cmp_range, d->first);
+	for (i = 0; i < d->n; i++)
+	{
+		first[i] = d->first[order[i]];
+		last[i] = d->last[order[i]];
+	}
+	d->first = first;
+	d->last = last;
+}
+
+static bool
+dead_tid(ItemPointer tid, void *arg)
+{
+	DeadRows   *d = arg;
+	uint64		rownum = tid_to_row_number(tid);
+	int			lo = 0;
+	int			hi = d->n;
+
+	/* the last range starting at or before rownum */
+	while (hi - lo > 1)
+	{
+		int			mid = lo + (hi - lo) / 2;
+
+		if (d->first[mid] <= rownum)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return d->n > 0 && rownum >= d->first[lo] && rownum <= d->last[lo];
+}
+
+static void
+delete_index_entries(Relation rel, DeadRows *dead, double tuples,
+					 BufferAccessStrategy bstrategy)
+{
+	List	   *indexes = RelationGetIndexList(rel);
+	ListCell   *lc;
+
+	foreach(lc, indexes)
+	{
+		Relation	index = index_open(lfirst_oid(lc), RowExclusiveLock);
+		IndexVacuumInfo ivinfo;
+		IndexBulkDeleteResult *stats;
+
+		memset(&ivinfo, 0, sizeof(ivinfo));
+		ivinfo.index = index;
+		COMPAT_IVINFO_SET_HEAPREL(&ivinfo, rel);
+		ivinfo.analyze_only = false;
+		ivinfo.report_progress = false;
+		ivinfo.estimated_count = true;
+		ivinfo.message_level = DEBUG2;
+		ivinfo.num_heap_tuples = tuples;
+		ivinfo.strategy = bstrategy;
+		stats = index_bulk_delete(&ivinfo, NULL, dead_tid, dead);
+		stats = index_vacuum_cleanup(&ivinfo, stats);
+		if (stats != NULL)
+			pfree(stats);
+		index_close(index, RowExclusiveLock);
+	}
+	list_free(indexes);
+}
+
+/*
+ * Truncates the free blocks at the end of the relation, when no one else
+ * uses the table just now (heap's VACUUM does the same).
+ */
+static void
+truncate_free_tail(Relation rel, uint64 storage_id)
+{
+	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
+	uint64		tail;
+
+	if (free_space_free_tail(storage_id, nblocks) >= nblocks ||
+		!ConditionalLockRelation(rel, AccessExclusiveLock))
+		return;
+	nblocks = RelationGetNumberOfBlocks(rel);
+	tail = free_space_free_tail(storage_id, nblocks);
+	if (tail < nblocks && tail > STORAGE_METAPAGE_BLOCK)
+		RelationTruncate(rel, (BlockNumber) tail);
+	UnlockRelation(rel, AccessExclusiveLock);
+}
+
+void
+storage_am_vacuum(const StorageAm *am, Relation rel,
+				  struct VacuumParams *params, BufferAccessStrategy bstrategy)
+{
+	TransactionId oldest_xmin = GetOldestNonRemovableTransactionId(rel);
+	double		tuples = (double) am->count_rows(rel, GetActiveSnapshot());
+	List	   *indexes = RelationGetIndexList(rel);
+	StorageMeta meta;
+
+	if (storage_read_meta(rel, &meta))
+	{
+		DeadRows	dead = {0};
+		List	   *reclaimed = free_space_reclaim(meta.storage_id, oldest_xmin);
+		ListCell   *lc;
+		uint64	   *rows;
+		int			nrows;
+		int			i;
+
+		foreach(lc, reclaimed)
+		{
+			RetiredStream *s = lfirst(lc);
+
+			for (i = 0; i < s->nruns; i++)
+			{
+				uint64		last = s->runs[i].first + s->runs[i].count - 1;
+
+				CHECK_FOR_INTERRUPTS();
+				dead_add(&dead, s->runs[i].first, last);
+				row_mark_delete_range(meta.storage_id, s->runs[i].first, last);
+			}
+		}
+		/* rows of reclaimed streams had their marks removed just now */
+		CommandCounterIncrement();
+		rows = row_mark_dead_rows(meta.storage_id, oldest_xmin, &nrows);
+		for (i = 0; i < nrows; i++)
+			dead_add(&dead, rows[i], rows[i]);
+		if (dead.n > 0 && indexes != NIL)
+		{
+			dead_sort(&dead);
+			delete_index_entries(rel, &dead, tuples, bstrategy);
+		}
+		truncate_free_tail(rel, meta.storage_id);
+	}
+
+	compat_vac_update_relstats(rel, RelationGetNumberOfBlocks(rel), tuples, 0,
+							   indexes != NIL, oldest_xmin,
+							   GetOldestMultiXactId());
+	compat_pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared,
+								(PgStat_Counter) tuples, 0);
+}
