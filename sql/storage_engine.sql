@@ -276,6 +276,17 @@ CREATE FUNCTION engine.colcompress_merge(table_name regclass)
 COMMENT ON FUNCTION engine.colcompress_merge(regclass)
 	IS 'rewrites a colcompress table globally sorted by its orderby option (MVCC-safe, owner only)';
 
+-- ==== repack (src/sql_api/repack_api.c) ====
+-- Procedures: with CALL outside a transaction block, every stripe or batch
+-- is rewritten in a transaction of its own.
+
+CREATE PROCEDURE engine.colcompress_repack(table_name regclass,
+										   min_fill_ratio float8 DEFAULT 0.9)
+	LANGUAGE C
+	AS 'MODULE_PATHNAME', 'colcompress_repack';
+COMMENT ON PROCEDURE engine.colcompress_repack(regclass, float8)
+	IS 'rewrites the stripes whose live rows are at most min_fill_ratio of their rows, one per transaction (MVCC-safe, owner only)';
+
 -- ==== rowcompress metadata (src/catalog/batch_meta.c) ====
 --
 -- One row per batch of a rowcompress relation, keyed by the storage id of
@@ -325,6 +336,12 @@ CREATE FUNCTION engine.rowcompress_verify(regclass)
 	AS 'MODULE_PATHNAME', 'rowcompress_verify';
 COMMENT ON FUNCTION engine.rowcompress_verify(regclass)
 	IS 'checks a rowcompress table''s metadata against its storage and every row of every batch; returns one row per problem';
+
+CREATE PROCEDURE engine.rowcompress_repack(table_name regclass)
+	LANGUAGE C
+	AS 'MODULE_PATHNAME', 'rowcompress_repack';
+COMMENT ON PROCEDURE engine.rowcompress_repack(regclass)
+	IS 'rewrites every batch with the table''s current options and without its deleted rows, one per transaction (MVCC-safe, owner only)';
 
 -- ==== row marks of both access methods (src/catalog/row_marks.c) ====
 --

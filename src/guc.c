@@ -19,6 +19,7 @@ bool		storage_engine_enable_custom_scan = true;
 bool		storage_engine_enable_pruning = true;
 bool		storage_engine_enable_parallel_execution = true;
 bool		storage_engine_enable_columnar_index_scan = true;
+double		storage_engine_vacuum_rewrite_threshold = 0.1;
 
 void
 guc_define(void)
@@ -42,6 +43,11 @@ guc_define(void)
 							 "Let the planner use index and bitmap scans on colcompress tables.",
 							 "The table option index_scan = false does the same for one table.",
 							 &storage_engine_enable_columnar_index_scan, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomRealVariable("storage_engine.vacuum_rewrite_threshold",
+							 "Fraction of deleted rows at which VACUUM rewrites a stripe or batch.",
+							 "VACUUM writes the live rows again and frees the old stripe or batch once no snapshot reads it; 1 turns rewriting off.",
+							 &storage_engine_vacuum_rewrite_threshold, 0.1, 0.0, 1.0,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("storage_engine");
 }

@@ -123,6 +123,12 @@ batch_meta_insert(const BatchMeta *b)
 }
 
 void
+batch_meta_delete_batch(uint64 storage_id, uint64 batch_num)
+{
+	meta_delete_rows("batch", "batch_pkey", storage_id, (int64) batch_num);
+}
+
+void
 batch_meta_delete_storage(uint64 storage_id)
 {
 	meta_delete_rows("batch", "batch_pkey", storage_id, -1);

@@ -38,6 +38,9 @@ extern List *batch_meta_list(uint64 storage_id, Snapshot snapshot);
 
 extern void batch_meta_insert(const BatchMeta *batch);
 
+/* Removes one batch's row (a rewrite replaced it). */
+extern void batch_meta_delete_batch(uint64 storage_id, uint64 batch_num);
+
 /* Removes every metadata row of a storage (DROP, TRUNCATE). */
 extern void batch_meta_delete_storage(uint64 storage_id);
 

@@ -331,6 +331,18 @@ free_space_take(uint64 storage_id, uint64 nblocks, uint64 *first_block)
 	return t.taken;
 }
 
+void
+free_space_extents(uint64 storage_id, uint64 **first, uint64 **count, int *n)
+{
+	Extents		t = {0};
+
+	scan_storage("free_extent", "free_extent_pkey", AccessShareLock,
+				 storage_id, collect_extent, &t);
+	*first = t.first;
+	*count = t.count;
+	*n = t.n;
+}
+
 uint64
 free_space_free_tail(uint64 storage_id, uint64 nblocks)
 {

@@ -47,6 +47,10 @@ extern List *free_space_reclaim(uint64 storage_id, TransactionId oldest_xmin);
 extern bool free_space_take(uint64 storage_id, uint64 nblocks,
 							uint64 *first_block);
 
+/* The free extents, in block order: first[i], count[i] for i < *n. */
+extern void free_space_extents(uint64 storage_id, uint64 **first,
+							   uint64 **count, int *n);
+
 /*
  * The first block from which every block up to nblocks is free (nblocks
  * when the last one is not).  The caller holds AccessExclusiveLock.

@@ -54,6 +54,74 @@ fetch_end(void *fetcher)
 	col_fetch_end(fetcher);
 }
 
+void
+col_stripe_stream_info(const StripeMeta *stripe, StreamInfo *info)
+{
+	info->stream_num = stripe->stripe_num;
+	info->first_block = stripe->first_block;
+	info->data_length = stripe->data_length;
+	info->row_count = stripe->row_count;
+	info->first_row_number = stripe->first_row_number;
+	info->last_row_number = stripe->last_row_number;
+	info->runs = stripe->runs;
+	info->nruns = stripe->nruns;
+}
+
+static List *
+list_streams(uint64 storage_id, Snapshot snapshot)
+{
+	List	   *streams = NIL;
+	ListCell   *lc;
+
+	foreach(lc, stripe_meta_list(storage_id, snapshot))
+	{
+		StreamInfo *info = palloc(sizeof(StreamInfo));
+
+		col_stripe_stream_info(lfirst(lc), info);
+		streams = lappend(streams, info);
+	}
+	return streams;
+}
+
+static void
+copy_streams(Relation rel, Snapshot snapshot, const uint64 *nums, int n,
+			 void (*emit) (TupleTableSlot *slot, void *arg), void *arg)
+{
+	ColReader  *r = col_reader_begin(rel, snapshot, NULL, NULL);
+	TupleTableSlot *slot = MakeSingleTupleTableSlot(RelationGetDescr(rel),
+													&TTSOpsVirtual);
+	int			si;
+	int			k = 0;
+
+	for (si = 0; si < r->nstripes && k < n; si++)
+	{
+		StripeMeta *s = list_nth(r->stripes, si);
+		int			g;
+		uint32		i;
+
+		if (s->stripe_num != nums[k])
+			continue;
+		k++;
+		for (g = 0; g < s->chunk_group_count; g++)
+		{
+			col_reader_load_group(r, si, g);
+			for (i = 0; i < r->batch.nrows; i++)
+			{
+				col_reader_store_row(r, i, slot);
+				emit(slot, arg);
+			}
+		}
+	}
+	ExecDropSingleTupleTableSlot(slot);
+	col_reader_end(r);
+}
+
+static void
+delete_stream(uint64 storage_id, uint64 stream_num)
+{
+	stripe_meta_delete_stripe(storage_id, stream_num);
+}
+
 const StorageAm colcompress_storage_am = {
 	.name = "colcompress",
 	.is_am = is_colcompress,
@@ -67,6 +135,9 @@ const StorageAm colcompress_storage_am = {
 	.fetch = fetch,
 	.fetch_cursor_end = fetch_cursor_end,
 	.fetch_end = fetch_end,
+	.list_streams = list_streams,
+	.copy_streams = copy_streams,
+	.delete_stream = delete_stream,
 	.cluster_hint = "Use VACUUM FULL, or the orderby option with engine.colcompress_merge().",
 };
 

@@ -14,10 +14,14 @@
 #include "access/tableam.h"
 #include "commands/vacuum.h"
 
+#include "catalog/stripe_meta.h"
 #include "format/storage_am.h"
 
 /* colcompress's record for the shared storage lifecycle. */
 extern const StorageAm colcompress_storage_am;
+
+/* The stripe as the shared code (StreamInfo) sees it. */
+extern void col_stripe_stream_info(const StripeMeta *stripe, StreamInfo *info);
 
 extern void col_set_new_storage(Relation rel, const CompatRelFileLocator *newlocator,
 								char persistence, TransactionId *freezeXid,

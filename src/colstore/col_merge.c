@@ -37,10 +37,10 @@
 #include "utils/snapmgr.h"
 #include "utils/tuplesort.h"
 
-#include "catalog/free_space.h"
 #include "catalog/options.h"
 #include "catalog/stripe_meta.h"
 #include "catalog/zone_map.h"
+#include "colstore/col_ddl.h"
 #include "colstore/col_reader.h"
 #include "colstore/col_tableam.h"
 #include "colstore/col_writer.h"
@@ -208,17 +208,10 @@ colcompress_merge(PG_FUNCTION_ARGS)
 	foreach(lc, reader->stripes)
 	{
 		StripeMeta *s = lfirst(lc);
-		RetiredStream retired;
+		StreamInfo	info;
 
-		retired.stream_num = s->stripe_num;
-		retired.first_block = s->first_block;
-		retired.block_count = storage_stream_blocks(s->data_length);
-		retired.first_row_number = s->first_row_number;
-		retired.last_row_number = s->last_row_number;
-		retired.runs = s->runs;
-		retired.nruns = s->nruns;
-		stripe_meta_delete_stripe(s->storage_id, s->stripe_num);
-		free_space_retire(s->storage_id, &retired);
+		col_stripe_stream_info(s, &info);
+		storage_retire_stream(&colcompress_storage_am, s->storage_id, &info);
 	}
 	col_reader_end(reader);
 	UnregisterSnapshot(snapshot);

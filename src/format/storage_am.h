@@ -20,6 +20,19 @@
 
 #include "format/pending_writes.h"
 
+/* A stripe or batch, as the shared code sees it. */
+typedef struct StreamInfo
+{
+	uint64		stream_num;
+	uint64		first_block;
+	uint64		data_length;
+	uint64		row_count;
+	uint64		first_row_number;
+	uint64		last_row_number;
+	RowRun	   *runs;
+	int			nruns;
+} StreamInfo;
+
 typedef struct StorageAm
 {
 	const char *name;			/* "colcompress" */
@@ -49,6 +62,17 @@ typedef struct StorageAm
 	bool		(*fetch) (void *cursor, uint64 rownum, TupleTableSlot *slot);
 	void		(*fetch_cursor_end) (void *cursor);
 	void		(*fetch_end) (void *fetcher);
+	/*
+	 * Rewriting streams (storage_repack.c): the streams snapshot sees, as
+	 * StreamInfo; every row snapshot sees in the streams numbered nums[n]
+	 * (ascending), handed to emit; and removing one stream's metadata.
+	 */
+	List	   *(*list_streams) (uint64 storage_id, Snapshot snapshot);
+	void		(*copy_streams) (Relation rel, Snapshot snapshot,
+								 const uint64 *nums, int n,
+								 void (*emit) (TupleTableSlot *slot, void *arg),
+								 void *arg);
+	void		(*delete_stream) (uint64 storage_id, uint64 stream_num);
 	/* errhint of CLUSTER's refusal */
 	const char *cluster_hint;
 } StorageAm;
@@ -97,6 +121,40 @@ extern void storage_am_copy_for_cluster(const StorageAm *am,
 extern uint64 storage_am_write_stream(Relation rel, uint64 storage_id,
 									  const char *data, uint64 len,
 									  uint64 *stream_num);
+
+/*
+ * Deletes the stream's metadata and records it as retired, for VACUUM to
+ * free once no snapshot reads it (catalog/free_space.h).
+ */
+extern void storage_retire_stream(const StorageAm *am, uint64 storage_id,
+								  const StreamInfo *s);
+
+/*
+ * Writes the rows a fresh snapshot sees of every stream numbered below
+ * below_stream whose deleted rows reach deleted_fraction of its rows (every
+ * such stream when deleted_fraction < 0) into new streams, adds their index
+ * entries, and retires the old streams (catalog/free_space.h), at most
+ * max_streams of them (-1: no limit), in the current transaction.  The
+ * caller holds ShareUpdateExclusiveLock and the rewrite lock.  Returns how
+ * many streams it rewrote.
+ */
+extern int	storage_rewrite_streams(const StorageAm *am, Relation rel,
+									double deleted_fraction,
+									uint64 below_stream, int max_streams);
+
+/*
+ * Moves the streams at the end of the relation into free extents before
+ * them (rewriting them as storage_rewrite_streams does), so that a later
+ * VACUUM can truncate the end.  Same locks.  Returns how many it moved.
+ */
+extern int	storage_compact_streams(const StorageAm *am, Relation rel);
+
+/*
+ * Frees the retired streams no snapshot reads, removes index entries of
+ * rows gone for every snapshot, and truncates a free end of the relation.
+ */
+extern void storage_vacuum_reclaim(Relation rel, double tuples,
+								   BufferAccessStrategy bstrategy);
 
 extern void storage_am_vacuum(const StorageAm *am, Relation rel,
 							  struct VacuumParams *params,
@@ -238,6 +296,8 @@ extern void storage_index_inserter_end(StorageIndexInserter *ins);
  */
 extern void storage_lock_for_dml(Relation rel);
 extern void storage_lock_for_rewrite(Relation rel);
+/* The rewrite lock if no DML holds the table; false otherwise. */
+extern bool storage_try_lock_for_rewrite(Relation rel);
 
 /*
  * Row numbers among [first, last] that snapshot sees deleted, for scans

@@ -641,6 +641,13 @@ refuse_retired_row(Relation rel, uint64 rownum)
 	}
 }
 
+bool
+storage_try_lock_for_rewrite(Relation rel)
+{
+	return ConditionalLockDatabaseObject(RelationRelationId, RelationGetRelid(rel),
+										 DML_LOCK_SUBID, ExclusiveLock);
+}
+
 static void
 require_storage(Relation rel, uint64 storage_id)
 {

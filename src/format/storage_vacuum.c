@@ -42,6 +42,7 @@
 #include "format/row_number.h"
 #include "format/storage.h"
 #include "format/storage_am.h"
+#include "guc.h"
 
 /* Row numbers whose index entries go: sorted, disjoint [first, last]. */
 typedef struct DeadRows
@@ -172,51 +173,76 @@ truncate_free_tail(Relation rel, uint64 storage_id)
 }
 
 void
+storage_vacuum_reclaim(Relation rel, double tuples,
+					   BufferAccessStrategy bstrategy)
+{
+	TransactionId oldest_xmin = GetOldestNonRemovableTransactionId(rel);
+	List	   *indexes = RelationGetIndexList(rel);
+	StorageMeta meta;
+	DeadRows	dead = {0};
+	List	   *reclaimed;
+	ListCell   *lc;
+	uint64	   *rows;
+	int			nrows;
+	int			i;
+
+	if (!storage_read_meta(rel, &meta))
+		return;
+	reclaimed = free_space_reclaim(meta.storage_id, oldest_xmin);
+	foreach(lc, reclaimed)
+	{
+		RetiredStream *s = lfirst(lc);
+
+		for (i = 0; i < s->nruns; i++)
+		{
+			uint64		last = s->runs[i].first + s->runs[i].count - 1;
+
+			CHECK_FOR_INTERRUPTS();
+			dead_add(&dead, s->runs[i].first, last);
+			row_mark_delete_range(meta.storage_id, s->runs[i].first, last);
+		}
+	}
+	/* rows of reclaimed streams had their marks removed just now */
+	CommandCounterIncrement();
+	rows = row_mark_dead_rows(meta.storage_id, oldest_xmin, &nrows);
+	for (i = 0; i < nrows; i++)
+		dead_add(&dead, rows[i], rows[i]);
+	if (dead.n > 0 && indexes != NIL)
+	{
+		dead_sort(&dead);
+		delete_index_entries(rel, &dead, tuples, bstrategy);
+	}
+	truncate_free_tail(rel, meta.storage_id);
+}
+
+void
 storage_am_vacuum(const StorageAm *am, Relation rel,
 				  struct VacuumParams *params, BufferAccessStrategy bstrategy)
 {
-	TransactionId oldest_xmin = GetOldestNonRemovableTransactionId(rel);
-	double		tuples = (double) am->count_rows(rel, GetActiveSnapshot());
+	double		tuples;
 	List	   *indexes = RelationGetIndexList(rel);
-	StorageMeta meta;
+	bool		rewrite;
 
-	if (storage_read_meta(rel, &meta))
-	{
-		DeadRows	dead = {0};
-		List	   *reclaimed = free_space_reclaim(meta.storage_id, oldest_xmin);
-		ListCell   *lc;
-		uint64	   *rows;
-		int			nrows;
-		int			i;
-
-		foreach(lc, reclaimed)
-		{
-			RetiredStream *s = lfirst(lc);
-
-			for (i = 0; i < s->nruns; i++)
-			{
-				uint64		last = s->runs[i].first + s->runs[i].count - 1;
-
-				CHECK_FOR_INTERRUPTS();
-				dead_add(&dead, s->runs[i].first, last);
-				row_mark_delete_range(meta.storage_id, s->runs[i].first, last);
-			}
-		}
-		/* rows of reclaimed streams had their marks removed just now */
-		CommandCounterIncrement();
-		rows = row_mark_dead_rows(meta.storage_id, oldest_xmin, &nrows);
-		for (i = 0; i < nrows; i++)
-			dead_add(&dead, rows[i], rows[i]);
-		if (dead.n > 0 && indexes != NIL)
-		{
-			dead_sort(&dead);
-			delete_index_entries(rel, &dead, tuples, bstrategy);
-		}
-		truncate_free_tail(rel, meta.storage_id);
-	}
+	/*
+	 * Streams that are mostly deleted rows are written again, when no DML
+	 * holds the table just now (VACUUM does not wait for it); a later
+	 * VACUUM frees the old ones.  Then what an earlier VACUUM or merge
+	 * retired is freed, and streams at the end move into free space before
+	 * them, so that a later VACUUM truncates the end: a table settles back
+	 * to its size over a few VACUUMs (engine.colcompress_repack does it at
+	 * once).
+	 */
+	rewrite = storage_try_lock_for_rewrite(rel);
+	if (rewrite)
+		storage_rewrite_streams(am, rel, storage_engine_vacuum_rewrite_threshold,
+								PG_UINT64_MAX, -1);
+	tuples = (double) am->count_rows(rel, GetActiveSnapshot());
+	storage_vacuum_reclaim(rel, tuples, bstrategy);
+	if (rewrite)
+		storage_compact_streams(am, rel);
 
 	compat_vac_update_relstats(rel, RelationGetNumberOfBlocks(rel), tuples, 0,
-							   indexes != NIL, oldest_xmin,
+							   indexes != NIL, GetOldestNonRemovableTransactionId(rel),
 							   GetOldestMultiXactId());
 	compat_pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared,
 								(PgStat_Counter) tuples, 0);

@@ -47,6 +47,59 @@ fetch_end(void *reader)
 	row_reader_end(reader);
 }
 
+static List *
+list_streams(uint64 storage_id, Snapshot snapshot)
+{
+	List	   *streams = NIL;
+	ListCell   *lc;
+
+	foreach(lc, batch_meta_list(storage_id, snapshot))
+	{
+		BatchMeta  *b = lfirst(lc);
+		StreamInfo *info = palloc(sizeof(StreamInfo));
+
+		info->stream_num = b->batch_num;
+		info->first_block = b->first_block;
+		info->data_length = b->data_length;
+		info->row_count = b->row_count;
+		info->first_row_number = b->first_row_number;
+		info->last_row_number = b->last_row_number;
+		info->runs = b->runs;
+		info->nruns = b->nruns;
+		streams = lappend(streams, info);
+	}
+	return streams;
+}
+
+static void
+copy_streams(Relation rel, Snapshot snapshot, const uint64 *nums, int n,
+			 void (*emit) (TupleTableSlot *slot, void *arg), void *arg)
+{
+	RowReader  *r = row_reader_begin(rel, snapshot, NULL);
+	TupleTableSlot *slot = MakeSingleTupleTableSlot(RelationGetDescr(rel),
+													&TTSOpsMinimalTuple);
+	int			bi;
+	int			k = 0;
+
+	for (bi = 0; bi < r->nbatches && k < n; bi++)
+	{
+		BatchMeta  *b = list_nth(r->batches, bi);
+		uint32		i;
+
+		if (b->batch_num != nums[k])
+			continue;
+		k++;
+		row_reader_load_batch(r, bi);
+		for (i = 0; i < r->nrows; i++)
+		{
+			row_reader_store_row(r, i, slot);
+			emit(slot, arg);
+		}
+	}
+	ExecDropSingleTupleTableSlot(slot);
+	row_reader_end(r);
+}
+
 const StorageAm rowcompress_storage_am = {
 	.name = "rowcompress",
 	.is_am = is_rowcompress,
@@ -60,6 +113,9 @@ const StorageAm rowcompress_storage_am = {
 	.fetch = fetch,
 	.fetch_cursor_end = fetch_end,
 	.fetch_end = fetch_end,
+	.list_streams = list_streams,
+	.copy_streams = copy_streams,
+	.delete_stream = batch_meta_delete_batch,
 	.cluster_hint = "Use VACUUM FULL, or rewrite the table with INSERT ... SELECT ... ORDER BY.",
 };
 

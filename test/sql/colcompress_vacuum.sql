@@ -44,47 +44,53 @@ SELECT pg_relation_size('v') > 1.8 * :loaded AS doubled;
 SELECT count(*) AS retired FROM engine.retired_stream
 	WHERE storage_id = engine.storage_id('v');
 SELECT index_entries('v_id') AS entries_before_vacuum;
+-- VACUUM frees them (their entries go) and moves the merged stripes, which
+-- sit at the end, into the freed blocks (new entries, old copies retired)
 VACUUM v;
 SELECT count(*) AS retired FROM engine.retired_stream
 	WHERE storage_id = engine.storage_id('v');
--- adjacent freed stripes make one extent: every block but the metapage
-SELECT count(*) AS free_extents, sum(block_count) + 1 = :loaded / 8192 AS all_old_blocks
-	FROM engine.free_extent WHERE storage_id = engine.storage_id('v');
+SELECT index_entries('v_id') AS entries_after_vacuum;
+SELECT same(), same_by_index();
+-- the next VACUUM frees the old copies and truncates the end they held
+VACUUM v;
+SELECT count(*) AS retired FROM engine.retired_stream
+	WHERE storage_id = engine.storage_id('v');
+SELECT pg_relation_size('v') <= 1.05 * :loaded AS back_to_size;
 SELECT index_entries('v_id') AS entries_after_vacuum;
 SELECT same(), same_by_index();
 SELECT count(*) AS problems FROM engine.colcompress_verify('v');
 
--- new rows go into the free blocks: the table does not grow
-SELECT pg_relation_size('v') AS merged \gset
+-- new rows go into the free blocks (past the end, after the truncation)
+SELECT count(*) > 0 AS has_free FROM engine.free_extent
+	WHERE storage_id = engine.storage_id('v');
 INSERT INTO h SELECT g, (g * 7919) % 50000, md5(g::text) FROM generate_series(50001, 100000) g;
 INSERT INTO v SELECT * FROM h WHERE id > 50000;
-SELECT pg_relation_size('v') = :merged AS same_size;
-SELECT count(*) AS free_extents FROM engine.free_extent
-	WHERE storage_id = engine.storage_id('v');
+SELECT pg_relation_size('v') <= 2.1 * :loaded AS not_more_than_twice;
 SELECT same(), same_by_index();
 SELECT count(*) AS problems FROM engine.colcompress_verify('v');
 
--- deleted rows lose their index entries once no snapshot sees them
+-- deleted rows lose their index entries once no snapshot sees them (here
+-- without rewriting their stripes, see colcompress_repack for that)
 DELETE FROM v WHERE id % 10 = 0;
 DELETE FROM h WHERE id % 10 = 0;
 SELECT index_entries('v_id') AS entries_before;
+SET storage_engine.vacuum_rewrite_threshold = 1;
 VACUUM v;
+RESET storage_engine.vacuum_rewrite_threshold;
 SELECT index_entries('v_id') AS entries_after;
 SELECT same(), same_by_index();
 
--- a merge writes the merged rows at the end and VACUUM frees the blocks
--- before them; the next merge writes into those, and VACUUM truncates the
--- free end: repeated merges do not grow the table
+-- repeated merges do not grow the table
 SELECT pg_relation_size('v') AS before_merge \gset
 SELECT engine.colcompress_merge('v');
 VACUUM v;
-SELECT count(*) AS free_extents FROM engine.free_extent
-	WHERE storage_id = engine.storage_id('v');
+VACUUM v;
 INSERT INTO v VALUES (0, 0, 'zero');
 INSERT INTO h VALUES (0, 0, 'zero');
 SELECT engine.colcompress_merge('v');
 VACUUM v;
-SELECT pg_relation_size('v') <= :before_merge AS not_grown;
+VACUUM v;
+SELECT pg_relation_size('v') <= 1.05 * :before_merge AS not_grown;
 SELECT same(), same_by_index();
 SELECT count(*) AS problems FROM engine.colcompress_verify('v');
 TRUNCATE v;

@@ -1,0 +1,254 @@
+/*-------------------------------------------------------------------------
+ *
+ * storage_repack.c
+ *	  Rewriting streams (stripes, batches) without their deleted rows, for
+ *	  both access methods: VACUUM rewrites the ones whose deleted rows
+ *	  reach storage_engine.vacuum_rewrite_threshold, and the repack
+ *	  functions (sql_api/repack_api.c) the ones they are asked to.
+ *
+ *	  A rewrite is MVCC-safe the way colcompress_merge is: under the
+ *	  rewrite lock (no DELETE, UPDATE or row lock runs), the rows a fresh
+ *	  snapshot sees are written as new streams with new row numbers and
+ *	  index entries, and the old streams are retired in the same
+ *	  transaction; older snapshots keep reading the old streams until
+ *	  VACUUM frees them (catalog/free_space.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "access/xact.h"
+#include "miscadmin.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+
+#include "catalog/free_space.h"
+#include "format/row_number.h"
+#include "format/storage.h"
+#include "format/storage_am.h"
+
+typedef struct Copy
+{
+	const StorageAm *am;
+	Relation	rel;
+	void	   *writer;
+	StorageIndexInserter *indexes;
+	CommandId	cid;
+} Copy;
+
+static void
+copy_row(TupleTableSlot *slot, void *arg)
+{
+	Copy	   *c = arg;
+
+	CHECK_FOR_INTERRUPTS();
+	c->am->insert(c->writer, c->rel, slot, c->cid);
+	storage_index_inserter_add(c->indexes, slot);
+}
+
+/* Rows of stream s that snapshot sees deleted. */
+static uint64
+deleted_rows(uint64 storage_id, const StreamInfo *s, Snapshot snapshot)
+{
+	int			n;
+	uint64	   *rows = storage_deleted_rows(storage_id, s->first_row_number,
+											s->last_row_number, snapshot, &n);
+	uint64		deleted = 0;
+	uint64		pos;
+	int			i;
+
+	/* streams of concurrent writers interleave their row numbers */
+	for (i = 0; i < n; i++)
+		if (row_runs_find(s->runs, s->nruns, rows[i], &pos))
+			deleted++;
+	return deleted;
+}
+
+void
+storage_retire_stream(const StorageAm *am, uint64 storage_id,
+					  const StreamInfo *s)
+{
+	RetiredStream retired;
+
+	retired.stream_num = s->stream_num;
+	retired.first_block = s->first_block;
+	retired.block_count = storage_stream_blocks(s->data_length);
+	retired.first_row_number = s->first_row_number;
+	retired.last_row_number = s->last_row_number;
+	retired.runs = s->runs;
+	retired.nruns = s->nruns;
+	am->delete_stream(storage_id, s->stream_num);
+	free_space_retire(storage_id, &retired);
+}
+
+/*
+ * Writes the rows snapshot sees of the chosen streams (StreamInfo, in
+ * stream order) into new streams with their index entries, and retires the
+ * chosen ones.
+ */
+static void
+rewrite_chosen(const StorageAm *am, Relation rel, uint64 storage_id,
+			   Snapshot snapshot, List *chosen, MemoryContext cxt)
+{
+	uint64	   *nums = palloc(sizeof(uint64) * list_length(chosen));
+	ListCell   *lc;
+	Copy		c;
+	int			n = 0;
+
+	foreach(lc, chosen)
+		nums[n++] = ((StreamInfo *) lfirst(lc))->stream_num;
+	c.am = am;
+	c.rel = rel;
+	c.cid = GetCurrentCommandId(true);
+	c.writer = am->writer_ops->create(rel, cxt);
+	c.indexes = storage_index_inserter_begin(rel);
+	am->copy_streams(rel, snapshot, nums, n, copy_row, &c);
+	am->writer_ops->flush(c.writer, rel);
+	am->writer_ops->free(c.writer);
+	storage_index_inserter_end(c.indexes);
+	foreach(lc, chosen)
+		storage_retire_stream(am, storage_id, lfirst(lc));
+	CommandCounterIncrement();
+}
+
+/* Chooses streams to rewrite; see the callers. */
+typedef List *(*ChooseFn) (List *streams, uint64 storage_id, Snapshot snapshot,
+						   void *arg);
+
+static int
+rewrite(const StorageAm *am, Relation rel, ChooseFn choose, void *arg)
+{
+	StorageMeta meta;
+	Snapshot	snapshot;
+	MemoryContext cxt;
+	MemoryContext old;
+	List	   *chosen;
+	int			n;
+
+	if (!storage_read_meta(rel, &meta))
+		return 0;
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "storage rewrite",
+								ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(cxt);
+
+	/* this transaction's own buffered rows count too */
+	pending_flush_for_read(rel);
+	CommandCounterIncrement();
+	snapshot = RegisterSnapshot(GetLatestSnapshot());
+	chosen = choose(am->list_streams(meta.storage_id, snapshot),
+					meta.storage_id, snapshot, arg);
+	n = list_length(chosen);
+	if (n > 0)
+		rewrite_chosen(am, rel, meta.storage_id, snapshot, chosen, cxt);
+	UnregisterSnapshot(snapshot);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(cxt);
+	return n;
+}
+
+typedef struct ByDeletes
+{
+	double		deleted_fraction;
+	uint64		below_stream;
+	int			max_streams;
+} ByDeletes;
+
+static List *
+choose_by_deletes(List *streams, uint64 storage_id, Snapshot snapshot,
+				  void *arg)
+{
+	ByDeletes  *b = arg;
+	List	   *chosen = NIL;
+	ListCell   *lc;
+
+	foreach(lc, streams)
+	{
+		StreamInfo *s = lfirst(lc);
+		uint64		deleted;
+
+		if (b->max_streams >= 0 && list_length(chosen) >= b->max_streams)
+			break;
+		if (s->stream_num >= b->below_stream)
+			continue;
+		if (b->deleted_fraction >= 0)
+		{
+			deleted = deleted_rows(storage_id, s, snapshot);
+			if (deleted == 0 || s->row_count == 0 ||
+				(double) deleted < b->deleted_fraction * (double) s->row_count)
+				continue;
+		}
+		chosen = lappend(chosen, s);
+	}
+	return chosen;
+}
+
+int
+storage_rewrite_streams(const StorageAm *am, Relation rel,
+						double deleted_fraction, uint64 below_stream,
+						int max_streams)
+{
+	ByDeletes	b = {deleted_fraction, below_stream, max_streams};
+
+	return rewrite(am, rel, choose_by_deletes, &b);
+}
+
+static int
+cmp_by_block_desc(const ListCell *a, const ListCell *b)
+{
+	uint64		x = ((StreamInfo *) lfirst(a))->first_block;
+	uint64		y = ((StreamInfo *) lfirst(b))->first_block;
+
+	return x > y ? -1 : x < y ? 1 : 0;
+}
+
+static int
+cmp_by_stream(const ListCell *a, const ListCell *b)
+{
+	uint64		x = ((StreamInfo *) lfirst(a))->stream_num;
+	uint64		y = ((StreamInfo *) lfirst(b))->stream_num;
+
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/*
+ * The streams at the end of the relation that fit, first fit, into free
+ * extents before them: moving them there lets a later VACUUM truncate the
+ * end.
+ */
+static List *
+choose_tail(List *streams, uint64 storage_id, Snapshot snapshot, void *arg)
+{
+	uint64	   *first;
+	uint64	   *count;
+	int			n;
+	List	   *chosen = NIL;
+	ListCell   *lc;
+
+	free_space_extents(storage_id, &first, &count, &n);
+	if (n == 0)
+		return NIL;
+	list_sort(streams, cmp_by_block_desc);
+	foreach(lc, streams)
+	{
+		StreamInfo *s = lfirst(lc);
+		uint64		blocks = storage_stream_blocks(s->data_length);
+		int			i;
+
+		for (i = 0; i < n; i++)
+			if (first[i] < s->first_block && count[i] >= blocks)
+				break;
+		if (i == n)
+			break;
+		first[i] += blocks;
+		count[i] -= blocks;
+		chosen = lappend(chosen, s);
+	}
+	list_sort(chosen, cmp_by_stream);
+	return chosen;
+}
+
+int
+storage_compact_streams(const StorageAm *am, Relation rel)
+{
+	return rewrite(am, rel, choose_tail, NULL);
+}

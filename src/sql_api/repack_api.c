@@ -1,0 +1,130 @@
+/*-------------------------------------------------------------------------
+ *
+ * repack_api.c
+ *	  engine.colcompress_repack(regclass, min_fill_ratio) and
+ *	  engine.rowcompress_repack(regclass): rewrite stripes or batches
+ *	  online (format/storage_repack.c), one per transaction.
+ *
+ *	  Called with CALL outside a transaction block, each stream is
+ *	  rewritten and committed on its own, and before each one the streams
+ *	  earlier steps retired are freed once no snapshot reads them, so the
+ *	  table needs about one stream of extra space, not its whole size, and
+ *	  readers and inserters never wait.  Inside a transaction block it all
+ *	  happens in that transaction.  At the end, a free end of the relation
+ *	  is truncated.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include <math.h>
+
+#include "access/relation.h"
+#include "access/xact.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "nodes/parsenodes.h"
+#include "utils/acl.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+#include "format/storage.h"
+#include "format/storage_am.h"
+#include "relation_hooks.h"
+
+PG_FUNCTION_INFO_V1(colcompress_repack);
+PG_FUNCTION_INFO_V1(rowcompress_repack);
+
+static Relation
+open_table(Oid relid, const char *am_name)
+{
+	Relation	rel = relation_open(relid, ShareUpdateExclusiveLock);
+	const StorageAm *am = storage_am_for(rel);
+
+	if (am == NULL || strcmp(am->name, am_name) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a %s table", RelationGetRelationName(rel),
+						am_name),
+				 errhint("engine.colcompress_repack() rewrites colcompress tables, engine.rowcompress_repack() rowcompress tables.")));
+	if (!object_ownercheck(RelationRelationId, relid, GetUserId()))
+		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, RelationGetRelationName(rel));
+	return rel;
+}
+
+static void
+repack(FunctionCallInfo fcinfo, const char *am_name, double deleted_fraction)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	bool		own_transactions = fcinfo->context != NULL &&
+		IsA(fcinfo->context, CallContext) &&
+		!((CallContext *) fcinfo->context)->atomic;
+	Relation	rel;
+	StorageMeta meta;
+	uint64		below = 0;
+
+	/* streams written from here on are the repack's own */
+	rel = open_table(relid, am_name);
+	if (storage_read_meta(rel, &meta))
+		below = meta.next_stream_num;
+	relation_close(rel, NoLock);
+	if (below == 0)
+		return;
+
+	if (own_transactions)
+		SPI_connect_ext(SPI_OPT_NONATOMIC);
+	for (;;)
+	{
+		int			rewritten;
+
+		if (own_transactions)
+			PushActiveSnapshot(GetTransactionSnapshot());
+		rel = open_table(relid, am_name);
+		/* no DELETE, UPDATE or row lock may be pending on old row numbers */
+		storage_lock_for_rewrite(rel);
+		storage_vacuum_reclaim(rel, rel->rd_rel->reltuples, NULL);
+		rewritten = storage_rewrite_streams(storage_am_for(rel), rel,
+											deleted_fraction, below,
+											own_transactions ? 1 : -1);
+		relation_close(rel, NoLock);
+		if (own_transactions)
+			PopActiveSnapshot();
+		if (rewritten == 0 || !own_transactions)
+			break;
+		SPI_commit();
+	}
+	if (own_transactions)
+	{
+		/* free the last one too, and truncate what ends the relation */
+		SPI_commit();
+		PushActiveSnapshot(GetTransactionSnapshot());
+		rel = open_table(relid, am_name);
+		storage_vacuum_reclaim(rel, rel->rd_rel->reltuples, NULL);
+		relation_close(rel, NoLock);
+		PopActiveSnapshot();
+		SPI_finish();
+	}
+}
+
+Datum
+colcompress_repack(PG_FUNCTION_ARGS)
+{
+	double		min_fill = PG_GETARG_FLOAT8(1);
+
+	if (min_fill < 0 || min_fill > 1 || isnan(min_fill))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("min_fill_ratio must be between 0 and 1, not %g", min_fill),
+				 errhint("Stripes whose live rows are at most this fraction of their rows are rewritten.")));
+	repack(fcinfo, "colcompress", 1.0 - min_fill);
+	PG_RETURN_VOID();
+}
+
+Datum
+rowcompress_repack(PG_FUNCTION_ARGS)
+{
+	/* every batch, with the table's current options */
+	repack(fcinfo, "rowcompress", -1);
+	PG_RETURN_VOID();
+}
