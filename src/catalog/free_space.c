@@ -332,6 +332,17 @@ free_space_take(uint64 storage_id, uint64 nblocks, uint64 *first_block)
 }
 
 void
+free_space_add(uint64 storage_id, uint64 first, uint64 count)
+{
+	Relation	rel = meta_table_open("free_extent", RowExclusiveLock);
+
+	insert_extent(rel, storage_id, first, count);
+	table_close(rel, NoLock);
+	CommandCounterIncrement();
+	coalesce(storage_id);
+}
+
+void
 free_space_extents(uint64 storage_id, uint64 **first, uint64 **count, int *n)
 {
 	Extents		t = {0};

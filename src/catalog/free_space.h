@@ -47,6 +47,12 @@ extern List *free_space_reclaim(uint64 storage_id, TransactionId oldest_xmin);
 extern bool free_space_take(uint64 storage_id, uint64 nblocks,
 							uint64 *first_block);
 
+/*
+ * Records blocks [first, first + count) as free (the caller knows nothing
+ * else holds them), joining adjacent extents.
+ */
+extern void free_space_add(uint64 storage_id, uint64 first, uint64 count);
+
 /* The free extents, in block order: first[i], count[i] for i < *n. */
 extern void free_space_extents(uint64 storage_id, uint64 **first,
 							   uint64 **count, int *n);

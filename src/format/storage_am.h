@@ -151,9 +151,11 @@ extern int	storage_compact_streams(const StorageAm *am, Relation rel);
 
 /*
  * Frees the retired streams no snapshot reads, removes index entries of
- * rows gone for every snapshot, and truncates a free end of the relation.
+ * rows gone for every snapshot and, when no one else uses the table, frees
+ * the blocks aborted writers left and truncates a free end of the relation.
  */
-extern void storage_vacuum_reclaim(Relation rel, double tuples,
+extern void storage_vacuum_reclaim(const StorageAm *am, Relation rel,
+								   double tuples,
 								   BufferAccessStrategy bstrategy);
 
 extern void storage_am_vacuum(const StorageAm *am, Relation rel,

@@ -152,19 +152,94 @@ delete_index_entries(Relation rel, DeadRows *dead, double tuples,
 	list_free(indexes);
 }
 
+typedef struct BlockRange
+{
+	uint64		first;
+	uint64		end;
+} BlockRange;
+
+static int
+cmp_block_range(const void *a, const void *b)
+{
+	uint64		x = ((const BlockRange *) a)->first;
+	uint64		y = ((const BlockRange *) b)->first;
+
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
 /*
- * Truncates the free blocks at the end of the relation, when no one else
- * uses the table just now (heap's VACUUM does the same).
+ * With no writer running, the blocks below next_block that no stream,
+ * retired stream or free extent holds were written by transactions that
+ * aborted (or crashed) before their stream's metadata committed: they are
+ * free.
  */
 static void
-truncate_free_tail(Relation rel, uint64 storage_id)
+free_lost_blocks(const StorageAm *am, Relation rel, uint64 storage_id)
 {
-	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
+	StorageMeta meta;
+	Snapshot	snapshot = RegisterSnapshot(GetLatestSnapshot());
+	List	   *streams = am->list_streams(storage_id, snapshot);
+	List	   *retired = free_space_retired(storage_id);
+	uint64	   *first;
+	uint64	   *count;
+	int			nfree;
+	BlockRange *held;
+	int			n = 0;
+	uint64		next = STORAGE_FIRST_DATA_BLOCK;
+	ListCell   *lc;
+	int			i;
+
+	UnregisterSnapshot(snapshot);
+	if (!storage_read_meta(rel, &meta))
+		return;
+	free_space_extents(storage_id, &first, &count, &nfree);
+	held = palloc(sizeof(BlockRange) *
+				  Max(list_length(streams) + list_length(retired) + nfree, 1));
+	foreach(lc, streams)
+	{
+		StreamInfo *s = lfirst(lc);
+
+		held[n].first = s->first_block;
+		held[n++].end = s->first_block + storage_stream_blocks(s->data_length);
+	}
+	foreach(lc, retired)
+	{
+		RetiredStream *s = lfirst(lc);
+
+		held[n].first = s->first_block;
+		held[n++].end = s->first_block + s->block_count;
+	}
+	for (i = 0; i < nfree; i++)
+	{
+		held[n].first = first[i];
+		held[n++].end = first[i] + count[i];
+	}
+	qsort(held, n, sizeof(BlockRange), cmp_block_range);
+	for (i = 0; i <= n; i++)
+	{
+		uint64		until = i < n ? Min(held[i].first, meta.next_block) : meta.next_block;
+
+		if (until > next)
+			free_space_add(storage_id, next, until - next);
+		if (i < n)
+			next = Max(next, held[i].end);
+	}
+}
+
+/*
+ * When no one else uses the table just now (heap's VACUUM does the same):
+ * frees blocks aborted writers left, and truncates the free blocks at the
+ * end of the relation.
+ */
+static void
+sweep_and_truncate(const StorageAm *am, Relation rel, uint64 storage_id)
+{
+	BlockNumber nblocks;
 	uint64		tail;
 
-	if (free_space_free_tail(storage_id, nblocks) >= nblocks ||
-		!ConditionalLockRelation(rel, AccessExclusiveLock))
+	if (!ConditionalLockRelation(rel, AccessExclusiveLock))
 		return;
+	free_lost_blocks(am, rel, storage_id);
 	nblocks = RelationGetNumberOfBlocks(rel);
 	tail = free_space_free_tail(storage_id, nblocks);
 	if (tail < nblocks && tail > STORAGE_METAPAGE_BLOCK)
@@ -173,7 +248,7 @@ truncate_free_tail(Relation rel, uint64 storage_id)
 }
 
 void
-storage_vacuum_reclaim(Relation rel, double tuples,
+storage_vacuum_reclaim(const StorageAm *am, Relation rel, double tuples,
 					   BufferAccessStrategy bstrategy)
 {
 	TransactionId oldest_xmin = GetOldestNonRemovableTransactionId(rel);
@@ -212,7 +287,7 @@ storage_vacuum_reclaim(Relation rel, double tuples,
 		dead_sort(&dead);
 		delete_index_entries(rel, &dead, tuples, bstrategy);
 	}
-	truncate_free_tail(rel, meta.storage_id);
+	sweep_and_truncate(am, rel, meta.storage_id);
 }
 
 void
@@ -237,7 +312,7 @@ storage_am_vacuum(const StorageAm *am, Relation rel,
 		storage_rewrite_streams(am, rel, storage_engine_vacuum_rewrite_threshold,
 								PG_UINT64_MAX, -1);
 	tuples = (double) am->count_rows(rel, GetActiveSnapshot());
-	storage_vacuum_reclaim(rel, tuples, bstrategy);
+	storage_vacuum_reclaim(am, rel, tuples, bstrategy);
 	if (rewrite)
 		storage_compact_streams(am, rel);
 

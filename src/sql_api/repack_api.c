@@ -83,7 +83,7 @@ repack(FunctionCallInfo fcinfo, const char *am_name, double deleted_fraction)
 		rel = open_table(relid, am_name);
 		/* no DELETE, UPDATE or row lock may be pending on old row numbers */
 		storage_lock_for_rewrite(rel);
-		storage_vacuum_reclaim(rel, rel->rd_rel->reltuples, NULL);
+		storage_vacuum_reclaim(storage_am_for(rel), rel, rel->rd_rel->reltuples, NULL);
 		rewritten = storage_rewrite_streams(storage_am_for(rel), rel,
 											deleted_fraction, below,
 											own_transactions ? 1 : -1);
@@ -100,7 +100,7 @@ repack(FunctionCallInfo fcinfo, const char *am_name, double deleted_fraction)
 		SPI_commit();
 		PushActiveSnapshot(GetTransactionSnapshot());
 		rel = open_table(relid, am_name);
-		storage_vacuum_reclaim(rel, rel->rd_rel->reltuples, NULL);
+		storage_vacuum_reclaim(storage_am_for(rel), rel, rel->rd_rel->reltuples, NULL);
 		relation_close(rel, NoLock);
 		PopActiveSnapshot();
 		SPI_finish();
