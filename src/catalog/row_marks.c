@@ -119,6 +119,17 @@ find_marks(Relation markrel, uint64 storage_id, uint64 rownum, MarkState *st)
 	systable_endscan(scan);
 }
 
+/* Scan keys for the marks of rows [first, last]. */
+static void
+range_keys(ScanKey keys, uint64 storage_id, uint64 first, uint64 last)
+{
+	meta_storage_key(&keys[0], Anum_row_mark_storage_id, storage_id);
+	ScanKeyInit(&keys[1], Anum_row_mark_row_number, BTGreaterEqualStrategyNumber,
+				F_INT8GE, Int64GetDatum((int64) first));
+	ScanKeyInit(&keys[2], Anum_row_mark_row_number, BTLessEqualStrategyNumber,
+				F_INT8LE, Int64GetDatum((int64) last));
+}
+
 static HeapTuple
 form_mark(Relation markrel, uint64 storage_id, uint64 rownum,
 		  bool has_successor, uint64 successor)
@@ -383,11 +394,7 @@ row_mark_deleted_rows(uint64 storage_id, uint64 first, uint64 last,
 	if (snapshot == NULL || snapshot->snapshot_type == SNAPSHOT_ANY)
 		return NULL;
 	markrel = meta_table_open("row_mark", AccessShareLock);
-	meta_storage_key(&keys[0], Anum_row_mark_storage_id, storage_id);
-	ScanKeyInit(&keys[1], Anum_row_mark_row_number, BTGreaterEqualStrategyNumber,
-				F_INT8GE, Int64GetDatum((int64) first));
-	ScanKeyInit(&keys[2], Anum_row_mark_row_number, BTLessEqualStrategyNumber,
-				F_INT8LE, Int64GetDatum((int64) last));
+	range_keys(keys, storage_id, first, last);
 	scan = systable_beginscan(markrel, meta_table_relid("row_mark_key"), true,
 							  snapshot, 3, keys);
 	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
@@ -521,11 +528,7 @@ row_mark_delete_range(uint64 storage_id, uint64 first, uint64 last)
 	SysScanDesc scan;
 	HeapTuple	tuple;
 
-	meta_storage_key(&keys[0], Anum_row_mark_storage_id, storage_id);
-	ScanKeyInit(&keys[1], Anum_row_mark_row_number, BTGreaterEqualStrategyNumber,
-				F_INT8GE, Int64GetDatum((int64) first));
-	ScanKeyInit(&keys[2], Anum_row_mark_row_number, BTLessEqualStrategyNumber,
-				F_INT8LE, Int64GetDatum((int64) last));
+	range_keys(keys, storage_id, first, last);
 	scan = systable_beginscan(markrel, meta_table_relid("row_mark_key"), true,
 							  SnapshotSelf, 3, keys);
 	while (HeapTupleIsValid(tuple = systable_getnext(scan)))

@@ -9,9 +9,10 @@
  *	  rewritten and committed on its own, and before each one the streams
  *	  earlier steps retired are freed once no snapshot reads them, so the
  *	  table needs about one stream of extra space, not its whole size, and
- *	  readers and inserters never wait.  Inside a transaction block it all
- *	  happens in that transaction.  At the end, a free end of the relation
- *	  is truncated.
+ *	  readers and inserters never wait.  Then the streams at the end of the
+ *	  relation move into freed blocks before them, and the free end is
+ *	  truncated.  Inside a transaction block the rewriting happens in that
+ *	  transaction, and VACUUM does the rest later.
  *
  *-------------------------------------------------------------------------
  */
@@ -53,6 +54,37 @@ open_table(Oid relid, const char *am_name)
 	return rel;
 }
 
+/*
+ * One step, in the current transaction: frees what earlier steps retired
+ * (so that this one can reuse it), then rewrites up to max_streams of the
+ * streams below below_stream whose deleted rows reach deleted_fraction or,
+ * with max_streams 0, moves the streams at the end of the relation into
+ * free blocks before them.  False when there was nothing to do.
+ */
+static bool
+step(Oid relid, const char *am_name, double deleted_fraction,
+	 uint64 below_stream, int max_streams)
+{
+	Relation	rel;
+	const StorageAm *am;
+	int			n;
+
+	PushActiveSnapshot(GetTransactionSnapshot());
+	rel = open_table(relid, am_name);
+	am = storage_am_for(rel);
+	/* no DELETE, UPDATE or row lock may be pending on old row numbers */
+	storage_lock_for_rewrite(rel);
+	storage_vacuum_reclaim(am, rel, rel->rd_rel->reltuples, NULL);
+	if (max_streams == 0)
+		n = storage_compact_streams(am, rel);
+	else
+		n = storage_rewrite_streams(am, rel, deleted_fraction, below_stream,
+									max_streams);
+	relation_close(rel, NoLock);
+	PopActiveSnapshot();
+	return n > 0;
+}
+
 static void
 repack(FunctionCallInfo fcinfo, const char *am_name, double deleted_fraction)
 {
@@ -74,29 +106,17 @@ repack(FunctionCallInfo fcinfo, const char *am_name, double deleted_fraction)
 
 	if (own_transactions)
 		SPI_connect_ext(SPI_OPT_NONATOMIC);
-	for (;;)
-	{
-		int			rewritten;
 
-		if (own_transactions)
-			PushActiveSnapshot(GetTransactionSnapshot());
-		rel = open_table(relid, am_name);
-		/* no DELETE, UPDATE or row lock may be pending on old row numbers */
-		storage_lock_for_rewrite(rel);
-		storage_vacuum_reclaim(storage_am_for(rel), rel, rel->rd_rel->reltuples, NULL);
-		rewritten = storage_rewrite_streams(storage_am_for(rel), rel,
-											deleted_fraction, below,
-											own_transactions ? 1 : -1);
-		relation_close(rel, NoLock);
-		if (own_transactions)
-			PopActiveSnapshot();
-		if (rewritten == 0 || !own_transactions)
-			break;
+	/* the streams asked for, then moving the end into freed blocks */
+	while (step(relid, am_name, deleted_fraction, below,
+				own_transactions ? 1 : -1) && own_transactions)
 		SPI_commit();
-	}
+	while (own_transactions && step(relid, am_name, 0, 0, 0))
+		SPI_commit();
+
 	if (own_transactions)
 	{
-		/* free the last one too, and truncate what ends the relation */
+		/* free the last ones too, and truncate what ends the relation */
 		SPI_commit();
 		PushActiveSnapshot(GetTransactionSnapshot());
 		rel = open_table(relid, am_name);
