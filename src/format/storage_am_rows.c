@@ -117,6 +117,18 @@ typedef struct FetchCursor
 /* Tells fetchers apart across rebuilds, so stale cursors are noticed. */
 static uint64 fetcher_generation = 0;
 
+/* An access method's fetcher, and the snapshot it was built for. */
+typedef struct Fetcher
+{
+	void	   *fetcher;		/* NULL until built */
+	uint64		generation;		/* fetcher_generation when built */
+	Snapshot	snapshot;		/* our copy (MVCC) or SnapshotSelf */
+	uint64		flush_count;	/* pending_flush_count when built */
+	MemoryContext cxt;
+	FetchCursor own;			/* for fetches of no scan (row versions) */
+	DeletedRange deleted;		/* for the same snapshot (MVCC only) */
+} Fetcher;
+
 typedef struct RowFetch
 {
 	Oid			relid;
@@ -126,15 +138,13 @@ typedef struct RowFetch
 	uint64		storage_id;		/* 0: the relation has no storage yet */
 	MemoryContext cxt;
 
-	/* the fetcher, and the snapshot it was built for */
-	void	   *fetcher;
-	uint64		generation;		/* fetcher_generation when built */
-	Snapshot	snapshot;		/* our copy (MVCC) or SnapshotSelf */
-	uint64		flush_count;	/* pending_flush_count when built */
-	MemoryContext fetcher_cxt;
-	FetchCursor own;			/* for fetches of no scan (row versions) */
-
-	DeletedRange deleted;		/* for the same snapshot (MVCC only) */
+	/*
+	 * One fetcher for MVCC snapshots and one for the latest state (dirty,
+	 * self, any): a scan with the first locks and updates rows with the
+	 * second, and one fetcher for both would be rebuilt at every row.
+	 */
+	Fetcher		mvcc;
+	Fetcher		latest;
 
 	/* streams rewrites retired, read once we hold the DML lock */
 	bool		have_retired;
@@ -261,16 +271,14 @@ copy_snapshot(Snapshot snapshot, MemoryContext cxt)
 }
 
 static bool
-snapshot_matches(RowFetch *f, Snapshot snapshot)
+snapshot_matches(Fetcher *fr, Snapshot snapshot)
 {
-	Snapshot	mine = f->snapshot;
+	Snapshot	mine = fr->snapshot;
 
-	if (f->fetcher == NULL || f->flush_count != pending_flush_count)
+	if (fr->fetcher == NULL || fr->flush_count != pending_flush_count)
 		return false;
 	if (!IsMVCCSnapshot(snapshot))
-		return !IsMVCCSnapshot(mine);
-	if (!IsMVCCSnapshot(mine))
-		return false;
+		return true;
 	if (snapshot == mine)
 		return true;
 	/* copies of a snapshot lose its completion count: compare the contents */
@@ -285,47 +293,58 @@ snapshot_matches(RowFetch *f, Snapshot snapshot)
 }
 
 static void
-rebuild_fetcher(RowFetch *f, Relation rel, Snapshot snapshot)
+rebuild_fetcher(RowFetch *f, Fetcher *fr, Relation rel, Snapshot snapshot)
 {
 	MemoryContext old;
 
-	if (f->fetcher != NULL)
-		f->am->fetch_end(f->fetcher);
-	f->fetcher = NULL;
-	if (f->fetcher_cxt != NULL)
-		MemoryContextReset(f->fetcher_cxt);
+	if (fr->fetcher != NULL)
+		f->am->fetch_end(fr->fetcher);
+	fr->fetcher = NULL;
+	if (fr->cxt != NULL)
+		MemoryContextReset(fr->cxt);
 	else
-		f->fetcher_cxt = AllocSetContextCreate(f->cxt, "row fetcher",
-											   ALLOCSET_DEFAULT_SIZES);
-	old = MemoryContextSwitchTo(f->fetcher_cxt);
+		fr->cxt = AllocSetContextCreate(f->cxt, "row fetcher",
+										ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(fr->cxt);
 	if (IsMVCCSnapshot(snapshot))
-		f->snapshot = copy_snapshot(snapshot, f->fetcher_cxt);
+		fr->snapshot = copy_snapshot(snapshot, fr->cxt);
 	else
-		f->snapshot = SnapshotSelf;
-	deleted_range_init(&f->deleted, f->storage_id, f->snapshot, f->fetcher_cxt);
-	f->flush_count = pending_flush_count;
-	f->fetcher = f->am->fetch_begin(rel, f->snapshot);
-	f->generation = ++fetcher_generation;
-	/* the old one went with fetcher_cxt */
-	f->own.cursor = NULL;
-	f->own.cxt = f->fetcher_cxt;
+		fr->snapshot = SnapshotSelf;
+	deleted_range_init(&fr->deleted, f->storage_id, fr->snapshot, fr->cxt);
+	fr->flush_count = pending_flush_count;
+	fr->fetcher = f->am->fetch_begin(rel, fr->snapshot);
+	fr->generation = ++fetcher_generation;
+	/* the old one went with the context */
+	fr->own.cursor = NULL;
+	fr->own.cxt = fr->cxt;
 	MemoryContextSwitchTo(old);
 }
 
-/* cur's cursor over f's current fetcher. */
+/* The fetcher of f for snapshot, built for it. */
+static Fetcher *
+fetcher_for(RowFetch *f, Relation rel, Snapshot snapshot)
+{
+	Fetcher    *fr = IsMVCCSnapshot(snapshot) ? &f->mvcc : &f->latest;
+
+	if (!snapshot_matches(fr, snapshot))
+		rebuild_fetcher(f, fr, rel, snapshot);
+	return fr;
+}
+
+/* cur's cursor over fr's current fetcher. */
 static void *
-cursor_for(RowFetch *f, FetchCursor *cur)
+cursor_for(RowFetch *f, Fetcher *fr, FetchCursor *cur)
 {
 	MemoryContext old;
 
-	if (cur->cursor != NULL && cur->generation == f->generation)
+	if (cur->cursor != NULL && cur->generation == fr->generation)
 		return cur->cursor;
 	if (cur->cursor != NULL)
 		f->am->fetch_cursor_end(cur->cursor);
 	old = MemoryContextSwitchTo(cur->cxt);
-	cur->cursor = f->am->fetch_cursor(f->fetcher);
+	cur->cursor = f->am->fetch_cursor(fr->fetcher);
 	MemoryContextSwitchTo(old);
-	cur->generation = f->generation;
+	cur->generation = fr->generation;
 	return cur->cursor;
 }
 
@@ -356,6 +375,7 @@ fetch_row(Relation rel, uint64 rownum, Snapshot snapshot,
 		  TupleTableSlot *slot, bool check_marks, FetchCursor *cur)
 {
 	RowFetch   *f;
+	Fetcher    *fr;
 	bool		found;
 	MemoryContext old;
 
@@ -364,22 +384,21 @@ fetch_row(Relation rel, uint64 rownum, Snapshot snapshot,
 	f = row_fetch_for(rel);
 	if (f->storage_id == 0)
 		return false;
-	if (!snapshot_matches(f, snapshot))
-		rebuild_fetcher(f, rel, snapshot);
+	fr = fetcher_for(f, rel, snapshot);
 	if (cur == NULL)
-		cur = &f->own;
-	old = MemoryContextSwitchTo(f->fetcher_cxt);
-	found = f->am->fetch(cursor_for(f, cur), rownum, slot);
+		cur = &fr->own;
+	old = MemoryContextSwitchTo(fr->cxt);
+	found = f->am->fetch(cursor_for(f, fr, cur), rownum, slot);
 	if (!found && !IsMVCCSnapshot(snapshot))
 	{
 		/* the stream may have committed since the fetcher listed them */
 		MemoryContextSwitchTo(old);
-		rebuild_fetcher(f, rel, snapshot);
-		old = MemoryContextSwitchTo(f->fetcher_cxt);
-		found = f->am->fetch(cursor_for(f, cur), rownum, slot);
+		rebuild_fetcher(f, fr, rel, snapshot);
+		old = MemoryContextSwitchTo(fr->cxt);
+		found = f->am->fetch(cursor_for(f, fr, cur), rownum, slot);
 	}
 	MemoryContextSwitchTo(old);
-	if (found && cur == &f->own)
+	if (found && cur == &fr->own)
 		ExecMaterializeSlot(slot);
 	if (!found && snapshot->snapshot_type == SNAPSHOT_DIRTY)
 	{
@@ -403,7 +422,7 @@ fetch_row(Relation rel, uint64 rownum, Snapshot snapshot,
 	if (!found || !check_marks)
 		return found;
 	if (IsMVCCSnapshot(snapshot))
-		return !deleted_range_has(&f->deleted, rownum);
+		return !deleted_range_has(&fr->deleted, rownum);
 	return row_mark_visible(f->storage_id, rownum, snapshot);
 }
 
