@@ -37,9 +37,9 @@ fetch_cursor(void *fetcher)
 }
 
 static bool
-fetch(void *cursor, uint64 rownum, TupleTableSlot *slot)
+fetch(void *cursor, uint64 rownum, TupleTableSlot *slot, bool *later_own)
 {
-	return col_fetch_row(cursor, rownum, slot);
+	return col_fetch_row(cursor, rownum, slot, later_own);
 }
 
 static void

@@ -234,7 +234,8 @@ column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 }
 
 bool
-col_fetch_row(ColFetchCursor *c, uint64 rownum, TupleTableSlot *slot)
+col_fetch_row(ColFetchCursor *c, uint64 rownum, TupleTableSlot *slot,
+			  bool *later_own)
 {
 	ColFetch   *f = c->fetch;
 	TupleDesc	desc = slot->tts_tupleDescriptor;
@@ -262,7 +263,11 @@ col_fetch_row(ColFetchCursor *c, uint64 rownum, TupleTableSlot *slot)
 	s = f->stripes[si];
 	/* rows of this transaction's later commands are not visible */
 	if (pos >= stripe_visible_rows(s, f->snapshot))
+	{
+		if (later_own)
+			*later_own = true;
 		return false;
+	}
 
 	if (s->chunk_group_row_limit <= 0)
 		metadata_corrupted(c, s, "impossible chunk group row limit");

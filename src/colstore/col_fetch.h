@@ -30,9 +30,11 @@ extern void col_fetch_cursor_end(ColFetchCursor *cursor);
 /*
  * Stores the row with row number rownum, every column, in slot if the
  * stripes the snapshot sees hold it (deletes are not checked); false
- * otherwise.  The values stay valid until the cursor's next fetch.
+ * otherwise.  The values stay valid until the cursor's next fetch.  When
+ * the row is this transaction's, inserted by a command the snapshot may
+ * not see, *later_own (if given) is set.
  */
 extern bool col_fetch_row(ColFetchCursor *cursor, uint64 rownum,
-						  TupleTableSlot *slot);
+						  TupleTableSlot *slot, bool *later_own);
 
 #endif							/* STORAGE_ENGINE_COL_FETCH_H */

@@ -55,11 +55,13 @@ typedef struct StorageAm
 	 * CurrentMemoryContext, decodes.  fetch stores a row with all columns
 	 * into slot, valid until the cursor's next fetch; false when no stream
 	 * the fetcher sees holds the row, or the row is this transaction's and
-	 * the snapshot's command may not see it.  Deletes are not its business.
+	 * the snapshot's command may not see it (then *later_own, when given,
+	 * is set).  Deletes are not its business.
 	 */
 	void	   *(*fetch_begin) (Relation rel, Snapshot snapshot);
 	void	   *(*fetch_cursor) (void *fetcher);
-	bool		(*fetch) (void *cursor, uint64 rownum, TupleTableSlot *slot);
+	bool		(*fetch) (void *cursor, uint64 rownum, TupleTableSlot *slot,
+						  bool *later_own);
 	void		(*fetch_cursor_end) (void *cursor);
 	void		(*fetch_end) (void *fetcher);
 	/*

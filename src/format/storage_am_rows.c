@@ -388,14 +388,14 @@ fetch_row(Relation rel, uint64 rownum, Snapshot snapshot,
 	if (cur == NULL)
 		cur = &fr->own;
 	old = MemoryContextSwitchTo(fr->cxt);
-	found = f->am->fetch(cursor_for(f, fr, cur), rownum, slot);
+	found = f->am->fetch(cursor_for(f, fr, cur), rownum, slot, NULL);
 	if (!found && !IsMVCCSnapshot(snapshot))
 	{
 		/* the stream may have committed since the fetcher listed them */
 		MemoryContextSwitchTo(old);
 		rebuild_fetcher(f, fr, rel, snapshot);
 		old = MemoryContextSwitchTo(fr->cxt);
-		found = f->am->fetch(cursor_for(f, fr, cur), rownum, slot);
+		found = f->am->fetch(cursor_for(f, fr, cur), rownum, slot, NULL);
 	}
 	MemoryContextSwitchTo(old);
 	if (found && cur == &fr->own)
@@ -424,6 +424,35 @@ fetch_row(Relation rel, uint64 rownum, Snapshot snapshot,
 	if (IsMVCCSnapshot(snapshot))
 		return !deleted_range_has(&fr->deleted, rownum);
 	return row_mark_visible(f->storage_id, rownum, snapshot);
+}
+
+/*
+ * Is row rownum this transaction's, inserted by a command snapshot may not
+ * see (the command running, for an INSERT ... ON CONFLICT meeting a row it
+ * inserted itself)?
+ */
+static bool
+inserted_by_later_command(Relation rel, uint64 rownum, Snapshot snapshot)
+{
+	RowFetch   *f = row_fetch_for(rel);
+	Fetcher    *fr;
+	bool		later_own = false;
+	MemoryContext old;
+
+	if (!IsMVCCSnapshot(snapshot))
+		return false;
+	pending_flush_row(rel, rownum);
+	if (f->storage_id == 0)
+		f->storage_id = storage_id_of(rel);
+	if (f->storage_id == 0)
+		return false;
+	fr = fetcher_for(f, rel, snapshot);
+	old = MemoryContextSwitchTo(fr->cxt);
+	if (f->am->fetch(cursor_for(f, fr, &fr->own), rownum, f->scratch, &later_own))
+		later_own = false;
+	MemoryContextSwitchTo(old);
+	ExecClearTuple(f->scratch);
+	return later_own;
 }
 
 uint64 *
@@ -784,6 +813,17 @@ storage_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 	require_storage(rel, storage_id);
 	storage_lock_for_dml(rel);
 	refuse_retired_row(rel, rownum);
+
+	/*
+	 * Heap returns TM_Invisible for a row the locking command inserted
+	 * itself, and the executor raises this error for ON CONFLICT DO UPDATE
+	 * from the row's xmin, which our slots cannot give it.
+	 */
+	if (inserted_by_later_command(rel, rownum, snapshot))
+		ereport(ERROR,
+				(errcode(ERRCODE_CARDINALITY_VIOLATION),
+				 errmsg("ON CONFLICT DO UPDATE command cannot affect row a second time"),
+				 errhint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")));
 	tmfd->traversed = false;
 	for (;;)
 	{

@@ -36,9 +36,9 @@ fetch_cursor(void *fetcher)
 }
 
 static bool
-fetch(void *cursor, uint64 rownum, TupleTableSlot *slot)
+fetch(void *cursor, uint64 rownum, TupleTableSlot *slot, bool *later_own)
 {
-	return row_fetch(cursor, rownum, slot);
+	return row_fetch(cursor, rownum, slot, later_own);
 }
 
 static void

@@ -508,7 +508,7 @@ find_batch(RowReader *r, uint64 rownum, uint64 *pos)
 }
 
 bool
-row_fetch(RowReader *r, uint64 rownum, TupleTableSlot *slot)
+row_fetch(RowReader *r, uint64 rownum, TupleTableSlot *slot, bool *later_own)
 {
 	uint64		pos;
 	int			index;
@@ -524,7 +524,11 @@ row_fetch(RowReader *r, uint64 rownum, TupleTableSlot *slot)
 		return false;
 	/* rows of this transaction's later commands are not visible */
 	if (pos >= batch_visible_rows(list_nth(r->batches, index), r->snapshot))
+	{
+		if (later_own)
+			*later_own = true;
 		return false;
+	}
 	store_tuple(r, load_frame(r, index, (uint32) pos), rownum, slot);
 	return true;
 }

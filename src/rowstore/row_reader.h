@@ -102,7 +102,8 @@ extern void row_reader_store_row(RowReader *reader, uint32 i,
  * sees it; false otherwise.  The batch holding the row is decoded once and
  * kept, so further rows of the same batch cost no decoding.
  */
-extern bool row_fetch(RowReader *reader, uint64 rownum, TupleTableSlot *slot);
+extern bool row_fetch(RowReader *reader, uint64 rownum, TupleTableSlot *slot,
+					  bool *later_own);
 
 extern uint64 row_reader_total_rows(RowReader *reader);
 
