@@ -53,53 +53,66 @@
 
 /* Deletes are read for this many consecutive row numbers at a time. */
 #define DELETED_RANGE_ROWS	(64 * 1024)
+/* ... and this many ranges are kept (rewrites scatter a key's rows). */
+#define DELETED_RANGES		16
 
 /*
  * The rows a snapshot sees deleted, read from the row marks a range of
  * DELETED_RANGE_ROWS row numbers at a time, for callers that ask row by
- * row in (mostly) row-number order.
+ * row; the last DELETED_RANGES ranges read are kept.
  */
 typedef struct DeletedRange
 {
 	uint64		storage_id;
 	Snapshot	snapshot;
 	MemoryContext cxt;			/* holds rows */
-	uint64		range;			/* range number, or PG_UINT64_MAX */
-	uint64	   *rows;
-	int			nrows;
+	int			next;			/* slot the next range read replaces */
+	uint64		range[DELETED_RANGES];	/* range number, or PG_UINT64_MAX */
+	uint64	   *rows[DELETED_RANGES];
+	int			nrows[DELETED_RANGES];
 } DeletedRange;
 
 static void
 deleted_range_init(DeletedRange *d, uint64 storage_id, Snapshot snapshot,
 				   MemoryContext cxt)
 {
+	int			i;
+
 	d->storage_id = storage_id;
 	d->snapshot = snapshot;
 	d->cxt = cxt;
-	d->range = PG_UINT64_MAX;
-	d->rows = NULL;
-	d->nrows = 0;
+	d->next = 0;
+	for (i = 0; i < DELETED_RANGES; i++)
+	{
+		d->range[i] = PG_UINT64_MAX;
+		d->rows[i] = NULL;
+		d->nrows[i] = 0;
+	}
 }
 
 static bool
 deleted_range_has(DeletedRange *d, uint64 rownum)
 {
 	uint64		range = rownum / DELETED_RANGE_ROWS;
+	MemoryContext old;
+	int			i;
 
-	if (d->range != range)
-	{
-		MemoryContext old = MemoryContextSwitchTo(d->cxt);
+	for (i = 0; i < DELETED_RANGES; i++)
+		if (d->range[i] == range)
+			return row_number_in(d->rows[i], d->nrows[i], rownum);
 
-		if (d->rows != NULL)
-			pfree(d->rows);
-		d->rows = row_mark_deleted_rows(d->storage_id,
-										range * DELETED_RANGE_ROWS,
-										(range + 1) * DELETED_RANGE_ROWS - 1,
-										d->snapshot, &d->nrows);
-		d->range = range;
-		MemoryContextSwitchTo(old);
-	}
-	return row_number_in(d->rows, d->nrows, rownum);
+	i = d->next;
+	d->next = (d->next + 1) % DELETED_RANGES;
+	old = MemoryContextSwitchTo(d->cxt);
+	if (d->rows[i] != NULL)
+		pfree(d->rows[i]);
+	d->rows[i] = row_mark_deleted_rows(d->storage_id,
+									   range * DELETED_RANGE_ROWS,
+									   (range + 1) * DELETED_RANGE_ROWS - 1,
+									   d->snapshot, &d->nrows[i]);
+	d->range[i] = range;
+	MemoryContextSwitchTo(old);
+	return row_number_in(d->rows[i], d->nrows[i], rownum);
 }
 
 /*
