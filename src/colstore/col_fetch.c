@@ -238,7 +238,7 @@ col_fetch_row(ColFetchCursor *c, uint64 rownum, TupleTableSlot *slot,
 			  bool *later_own)
 {
 	ColFetch   *f = c->fetch;
-	TupleDesc	desc = slot->tts_tupleDescriptor;
+	TupleDesc	desc = slot ? slot->tts_tupleDescriptor : NULL;
 	StripeMeta *s;
 	uint64		pos;
 	int			si;
@@ -247,7 +247,7 @@ col_fetch_row(ColFetchCursor *c, uint64 rownum, TupleTableSlot *slot,
 	uint32		group_rows;
 	int			a;
 
-	if (desc->natts != c->natts)
+	if (desc != NULL && desc->natts != c->natts)
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR),
 				 errmsg("fetch from \"%s\" asked for %d columns, the table has %d",
@@ -268,6 +268,8 @@ col_fetch_row(ColFetchCursor *c, uint64 rownum, TupleTableSlot *slot,
 			*later_own = true;
 		return false;
 	}
+	if (slot == NULL)
+		return true;
 
 	if (s->chunk_group_row_limit <= 0)
 		metadata_corrupted(c, s, "impossible chunk group row limit");

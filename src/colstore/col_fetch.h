@@ -28,8 +28,8 @@ extern ColFetchCursor *col_fetch_cursor(ColFetch *fetch);
 extern void col_fetch_cursor_end(ColFetchCursor *cursor);
 
 /*
- * Stores the row with row number rownum, every column, in slot if the
- * stripes the snapshot sees hold it (deletes are not checked); false
+ * Stores the row with row number rownum, every column, in slot (or, with
+ * slot NULL, decodes nothing) if the stripes the snapshot sees hold it (deletes are not checked); false
  * otherwise.  The values stay valid until the cursor's next fetch.  When
  * the row is this transaction's, inserted by a command the snapshot may
  * not see, *later_own (if given) is set.

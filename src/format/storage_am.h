@@ -56,7 +56,8 @@ typedef struct StorageAm
 	 * into slot, valid until the cursor's next fetch; false when no stream
 	 * the fetcher sees holds the row, or the row is this transaction's and
 	 * the snapshot's command may not see it (then *later_own, when given,
-	 * is set).  Deletes are not its business.
+	 * is set).  With slot NULL it only says whether the row is there.
+	 * Deletes are not its business.
 	 */
 	void	   *(*fetch_begin) (Relation rel, Snapshot snapshot);
 	void	   *(*fetch_cursor) (void *fetcher);

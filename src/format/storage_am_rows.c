@@ -461,10 +461,9 @@ inserted_by_later_command(Relation rel, uint64 rownum, Snapshot snapshot)
 		return false;
 	fr = fetcher_for(f, rel, snapshot);
 	old = MemoryContextSwitchTo(fr->cxt);
-	if (f->am->fetch(cursor_for(f, fr, &fr->own), rownum, f->scratch, &later_own))
+	if (f->am->fetch(cursor_for(f, fr, &fr->own), rownum, NULL, &later_own))
 		later_own = false;
 	MemoryContextSwitchTo(old);
-	ExecClearTuple(f->scratch);
 	return later_own;
 }
 

@@ -529,6 +529,7 @@ row_fetch(RowReader *r, uint64 rownum, TupleTableSlot *slot, bool *later_own)
 			*later_own = true;
 		return false;
 	}
-	store_tuple(r, load_frame(r, index, (uint32) pos), rownum, slot);
+	if (slot != NULL)
+		store_tuple(r, load_frame(r, index, (uint32) pos), rownum, slot);
 	return true;
 }

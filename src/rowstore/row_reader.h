@@ -98,9 +98,12 @@ extern void row_reader_store_row(RowReader *reader, uint32 i,
 								 TupleTableSlot *slot);
 
 /*
- * Stores the row with row number rownum in slot if the reader's snapshot
- * sees it; false otherwise.  The batch holding the row is decoded once and
- * kept, so further rows of the same batch cost no decoding.
+ * Stores the row with row number rownum in slot (with slot NULL, decodes
+ * nothing) if the reader's snapshot sees it; false otherwise, and then
+ * *later_own (if given) says whether the row is this transaction's from a
+ * command the snapshot may not see.  The reader must be a cursor
+ * (row_reader_cursor): it decodes the frame holding the row and keeps it,
+ * so further rows of the same frame cost no decoding.
  */
 extern bool row_fetch(RowReader *reader, uint64 rownum, TupleTableSlot *slot,
 					  bool *later_own);
