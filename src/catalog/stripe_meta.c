@@ -188,14 +188,60 @@ chunk_from_values(ChunkMeta *c, const Datum *values, const bool *nulls)
 		DatumGetByteaPCopy(values[Anum_chunk_max_value - 1]);
 }
 
+/*
+ * The chunks of chunk groups [first, first + ngroups) of the stripe,
+ * [ngroups * column_count] in group-major order, each checked present once.
+ */
+static ChunkMeta *
+read_chunks(const StripeMeta *stripe, Snapshot snap, int first, int ngroups)
+{
+	int			ncols = stripe->column_count;
+	ChunkMeta  *chunks = palloc0(sizeof(ChunkMeta) * Max(ngroups * ncols, 1));
+	bool	   *seen = palloc0(sizeof(bool) * Max(ngroups * ncols, 1));
+	ScanKeyData keys[3];
+	Relation	rel;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	int			i;
+
+	meta_storage_key(&keys[0], Anum_chunk_storage_id, stripe->storage_id);
+	ScanKeyInit(&keys[1], Anum_chunk_stripe_num, BTEqualStrategyNumber,
+				F_INT8EQ, Int64GetDatum((int64) stripe->stripe_num));
+	ScanKeyInit(&keys[2], Anum_chunk_chunk_group_num, BTEqualStrategyNumber,
+				F_INT4EQ, Int32GetDatum(first));
+	rel = meta_table_open("chunk", AccessShareLock);
+	scan = systable_beginscan(rel, meta_table_relid("chunk_pkey"), true,
+							  snap, ngroups == 1 ? 3 : 2, keys);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		Datum		values[Natts_chunk];
+		bool		nulls[Natts_chunk];
+		int			g;
+		int			a;
+
+		heap_deform_tuple(tuple, RelationGetDescr(rel), values, nulls);
+		g = DatumGetInt32(values[Anum_chunk_chunk_group_num - 1]) - first;
+		a = DatumGetInt32(values[Anum_chunk_attr_num - 1]);
+		if (g < 0 || g >= ngroups || a < 1 || a > ncols || seen[g * ncols + a - 1])
+			meta_corrupted("chunk", stripe->storage_id, "chunk number out of range");
+		seen[g * ncols + a - 1] = true;
+		chunk_from_values(&chunks[g * ncols + a - 1], values, nulls);
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+
+	for (i = 0; i < ngroups * ncols; i++)
+		if (!seen[i])
+			meta_corrupted("chunk", stripe->storage_id, "a column chunk is missing");
+	pfree(seen);
+	return chunks;
+}
+
 ChunkMeta *
 stripe_meta_chunks(const StripeMeta *stripe, Snapshot snapshot,
 				   uint32 *group_rows)
 {
 	int			ngroups = stripe->chunk_group_count;
-	int			ncols = stripe->column_count;
-	ChunkMeta  *chunks = palloc0(sizeof(ChunkMeta) * Max(ngroups * ncols, 1));
-	bool	   *seen = palloc0(sizeof(bool) * Max(ngroups * ncols, 1));
 	bool	   *group_seen = palloc0(sizeof(bool) * Max(ngroups, 1));
 	Snapshot	snap = meta_snapshot_for(snapshot);
 	ScanKeyData keys[2];
@@ -204,8 +250,8 @@ stripe_meta_chunks(const StripeMeta *stripe, Snapshot snapshot,
 	HeapTuple	tuple;
 	int			i;
 
-	meta_storage_key(&keys[0], Anum_chunk_storage_id, stripe->storage_id);
-	ScanKeyInit(&keys[1], Anum_chunk_stripe_num, BTEqualStrategyNumber,
+	meta_storage_key(&keys[0], Anum_chunk_group_storage_id, stripe->storage_id);
+	ScanKeyInit(&keys[1], Anum_chunk_group_stripe_num, BTEqualStrategyNumber,
 				F_INT8EQ, Int64GetDatum((int64) stripe->stripe_num));
 
 	rel = meta_table_open("chunk_group", AccessShareLock);
@@ -227,78 +273,18 @@ stripe_meta_chunks(const StripeMeta *stripe, Snapshot snapshot,
 	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
 
-	rel = meta_table_open("chunk", AccessShareLock);
-	scan = systable_beginscan(rel, meta_table_relid("chunk_pkey"), true,
-							  snap, 2, keys);
-	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
-	{
-		Datum		values[Natts_chunk];
-		bool		nulls[Natts_chunk];
-		int			g;
-		int			a;
-
-		heap_deform_tuple(tuple, RelationGetDescr(rel), values, nulls);
-		g = DatumGetInt32(values[Anum_chunk_chunk_group_num - 1]);
-		a = DatumGetInt32(values[Anum_chunk_attr_num - 1]);
-		if (g < 0 || g >= ngroups || a < 1 || a > ncols || seen[g * ncols + a - 1])
-			meta_corrupted("chunk", stripe->storage_id, "chunk number out of range");
-		seen[g * ncols + a - 1] = true;
-		chunk_from_values(&chunks[g * ncols + a - 1], values, nulls);
-	}
-	systable_endscan(scan);
-	table_close(rel, AccessShareLock);
-
 	for (i = 0; i < ngroups; i++)
 		if (!group_seen[i])
 			meta_corrupted("chunk_group", stripe->storage_id, "a chunk group is missing");
-	for (i = 0; i < ngroups * ncols; i++)
-		if (!seen[i])
-			meta_corrupted("chunk", stripe->storage_id, "a column chunk is missing");
-	pfree(seen);
 	pfree(group_seen);
-	return chunks;
+	return read_chunks(stripe, snap, 0, ngroups);
 }
 
 ChunkMeta *
 stripe_meta_group_chunks(const StripeMeta *stripe, Snapshot snapshot,
 						 int group)
 {
-	int			ncols = stripe->column_count;
-	ChunkMeta  *chunks = palloc0(sizeof(ChunkMeta) * Max(ncols, 1));
-	bool	   *seen = palloc0(sizeof(bool) * Max(ncols, 1));
-	ScanKeyData keys[3];
-	Relation	rel;
-	SysScanDesc scan;
-	HeapTuple	tuple;
-	int			a;
-
-	meta_storage_key(&keys[0], Anum_chunk_storage_id, stripe->storage_id);
-	ScanKeyInit(&keys[1], Anum_chunk_stripe_num, BTEqualStrategyNumber,
-				F_INT8EQ, Int64GetDatum((int64) stripe->stripe_num));
-	ScanKeyInit(&keys[2], Anum_chunk_chunk_group_num, BTEqualStrategyNumber,
-				F_INT4EQ, Int32GetDatum(group));
-	rel = meta_table_open("chunk", AccessShareLock);
-	scan = systable_beginscan(rel, meta_table_relid("chunk_pkey"), true,
-							  meta_snapshot_for(snapshot), 3, keys);
-	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
-	{
-		Datum		values[Natts_chunk];
-		bool		nulls[Natts_chunk];
-
-		heap_deform_tuple(tuple, RelationGetDescr(rel), values, nulls);
-		a = DatumGetInt32(values[Anum_chunk_attr_num - 1]);
-		if (a < 1 || a > ncols || seen[a - 1])
-			meta_corrupted("chunk", stripe->storage_id, "chunk number out of range");
-		seen[a - 1] = true;
-		chunk_from_values(&chunks[a - 1], values, nulls);
-	}
-	systable_endscan(scan);
-	table_close(rel, AccessShareLock);
-	for (a = 0; a < ncols; a++)
-		if (!seen[a])
-			meta_corrupted("chunk", stripe->storage_id, "a column chunk is missing");
-	pfree(seen);
-	return chunks;
+	return read_chunks(stripe, meta_snapshot_for(snapshot), group, 1);
 }
 
 void

@@ -139,6 +139,21 @@ frames_directory(const char *entry_bytes, uint32 nframes,
 	return NULL;
 }
 
+const char *
+frames_parse(const char *unit, uint64 stored_length, uint32 row_count,
+			 uint64 raw_total, FrameDirectory *dir)
+{
+	const char *problem = frames_count(unit, stored_length, row_count,
+									   &dir->nframes);
+
+	if (problem != NULL)
+		return problem;
+	dir->entries = palloc(sizeof(FrameEntry) * dir->nframes);
+	dir->offsets = palloc(sizeof(uint64) * dir->nframes);
+	return frames_directory(unit + sizeof(uint32), dir->nframes, stored_length,
+							row_count, raw_total, dir->entries, dir->offsets);
+}
+
 uint32
 frames_find(const FrameEntry *entries, uint32 nframes, uint32 row)
 {

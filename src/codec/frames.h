@@ -24,8 +24,8 @@
  *	  proves that the entries tile the rows and the stored bytes before any
  *	  frame is used.
  *
- *	  Pure functions: no ereport, no palloc in the readers, so test/fuzz
- *	  runs them outside the server.
+ *	  Pure functions: no ereport, and no palloc in the readers but
+ *	  frames_parse, so test/fuzz runs them outside the server.
  *
  *-------------------------------------------------------------------------
  */
@@ -95,6 +95,14 @@ extern const char *frames_directory(const char *entry_bytes, uint32 nframes,
 									uint64 stored_length, uint32 row_count,
 									uint64 raw_total, FrameEntry *entries,
 									uint64 *offsets);
+
+/*
+ * frames_count and frames_directory over a unit whose directory is in
+ * memory at unit; allocates dir's arrays.
+ */
+extern const char *frames_parse(const char *unit, uint64 stored_length,
+								uint32 row_count, uint64 raw_total,
+								FrameDirectory *dir);
 
 /* Index of the frame holding row (entries checked by frames_directory). */
 extern uint32 frames_find(const FrameEntry *entries, uint32 nframes, uint32 row);

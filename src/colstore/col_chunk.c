@@ -46,6 +46,8 @@ check_chunk(const ColChunkRef *ref)
 	const ChunkMeta *c = ref->chunk;
 	const Codec *codec;
 
+	if (c->value_count != ref->rows)
+		chunk_corrupted(ref, "value count differs from the chunk group's row count");
 	if (c->stored_offset > ref->stripe->data_length ||
 		c->stored_length > ref->stripe->data_length - c->stored_offset)
 		chunk_corrupted(ref, "chunk lies outside its stripe");
@@ -144,15 +146,8 @@ col_chunk_decode(const ColChunkRef *ref, Datum *values, bool *isnull)
 	if (crc != c->checksum)
 		chunk_corrupted(ref, "checksum mismatch");
 
-	problem = frames_count(stored, c->stored_length, c->value_count,
-						   &frames.nframes);
-	if (problem != NULL)
-		chunk_corrupted(ref, problem);
-	frames.entries = palloc(sizeof(FrameEntry) * frames.nframes);
-	frames.offsets = palloc(sizeof(uint64) * frames.nframes);
-	problem = frames_directory(stored + sizeof(uint32), frames.nframes,
-							   c->stored_length, c->value_count, c->raw_length,
-							   frames.entries, frames.offsets);
+	problem = frames_parse(stored, c->stored_length, c->value_count,
+						   c->raw_length, &frames);
 	if (problem != NULL)
 		chunk_corrupted(ref, problem);
 

@@ -24,6 +24,7 @@ typedef struct ColChunkRef
 	int			group;
 	Form_pg_attribute attr;		/* the column's type and name */
 	const ChunkMeta *chunk;
+	uint32		rows;			/* rows of the chunk group */
 	BufferAccessStrategy strategy;	/* NULL: the default */
 } ColChunkRef;
 

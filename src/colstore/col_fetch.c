@@ -201,9 +201,8 @@ column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 	ref.group = c->group;
 	ref.attr = attr;
 	ref.chunk = &c->chunks[a];
+	ref.rows = group_rows;
 	ref.strategy = NULL;
-	if (ref.chunk->value_count != group_rows)
-		metadata_corrupted(c, s, "a chunk's value count differs from its chunk group's row count");
 	if (!col->have_frames)
 	{
 		old = MemoryContextSwitchTo(c->group_cxt);

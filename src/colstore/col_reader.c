@@ -190,16 +190,8 @@ load_column(ColReader *r, int attno, uint32 nrows, ColumnBatch *col)
 	ref.group = r->group_index;
 	ref.attr = TupleDescAttr(r->desc, attno);
 	ref.chunk = &r->chunks[r->group_index * r->stripe->column_count + attno];
+	ref.rows = nrows;
 	ref.strategy = r->strategy;
-	if (ref.chunk->value_count != nrows)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("data of table \"%s\" is damaged",
-						RelationGetRelationName(r->rel)),
-				 errdetail("Stripe " UINT64_FORMAT ", chunk group %d, column \"%s\": value count differs from the chunk group's row count.",
-						   r->stripe->stripe_num, r->group_index,
-						   NameStr(ref.attr->attname)),
-				 errhint("Check the table with engine.colcompress_verify() and restore it from a backup.")));
 	col->values = palloc(sizeof(Datum) * Max(nrows, 1));
 	col->isnull = palloc(sizeof(bool) * Max(nrows, 1));
 	col_chunk_decode(&ref, col->values, col->isnull);

@@ -319,11 +319,7 @@ storage_read_frame_directory(Relation rel, uint64 first_block, uint64 offset,
 		storage_read_stream(rel, first_block, offset, bytes,
 							FRAMES_HEADER_SIZE(dir->nframes), strategy, context);
 	}
-	dir->entries = palloc(sizeof(FrameEntry) * dir->nframes);
-	dir->offsets = palloc(sizeof(uint64) * dir->nframes);
-	problem = frames_directory(bytes + sizeof(uint32), dir->nframes,
-							   stored_length, row_count, raw_total,
-							   dir->entries, dir->offsets);
+	problem = frames_parse(bytes, stored_length, row_count, raw_total, dir);
 	if (bytes != prefix)
 		pfree(bytes);
 	return problem;

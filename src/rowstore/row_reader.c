@@ -270,16 +270,8 @@ row_reader_load_batch(RowReader *r, int index)
 	if (crc != b->checksum)
 		batch_corrupted(r, b, "checksum mismatch");
 
-	problem = frames_count(stored, b->data_length, (uint32) b->row_count,
-						   &dir.nframes);
-	if (problem == NULL)
-	{
-		dir.entries = palloc(sizeof(FrameEntry) * dir.nframes);
-		dir.offsets = palloc(sizeof(uint64) * dir.nframes);
-		problem = frames_directory(stored + sizeof(uint32), dir.nframes,
-								   b->data_length, (uint32) b->row_count,
-								   b->raw_length, dir.entries, dir.offsets);
-	}
+	problem = frames_parse(stored, b->data_length, (uint32) b->row_count,
+						   b->raw_length, &dir);
 	if (problem != NULL)
 		batch_corrupted(r, b, problem);
 
