@@ -31,6 +31,7 @@
 #include "miscadmin.h"
 #include "storage/bufpage.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
 
 #include "codec/frames.h"
@@ -244,18 +245,42 @@ storage_write_stream(Relation rel, uint64 at_block, const char *data,
 	return first;
 }
 
+/*
+ * The relation's size as this backend last saw it, kept in the relcache
+ * entry (rd_amcache, freed with it: TRUNCATE's new relfilenode starts
+ * afresh).  Asking the kernel on every read costs a system call per frame
+ * an index lookup decodes.  A block below a size once seen is still
+ * there: the relation shrinks only when VACUUM truncates its free end,
+ * which no metadata points into; and a read past the real end still fails
+ * in md.c with ERRCODE_DATA_CORRUPTED.
+ */
+static BlockNumber
+relation_blocks_at_least(Relation rel, uint64 blk)
+{
+	BlockNumber *seen = (BlockNumber *) rel->rd_amcache;
+
+	if (seen != NULL && blk < *seen)
+		return *seen;
+	if (seen == NULL)
+	{
+		seen = MemoryContextAlloc(CacheMemoryContext, sizeof(BlockNumber));
+		rel->rd_amcache = seen;
+	}
+	*seen = RelationGetNumberOfBlocks(rel);
+	return *seen;
+}
+
 void
 storage_read_stream(Relation rel, uint64 first_block, uint64 offset,
 					char *dest, uint64 len, BufferAccessStrategy strategy,
 					const char *context)
 {
-	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
-
 	while (len > 0)
 	{
 		uint64		blk = first_block + offset / STORAGE_PAGE_PAYLOAD;
 		uint64		in_page = offset % STORAGE_PAGE_PAYLOAD;
 		uint64		n = Min(len, STORAGE_PAGE_PAYLOAD - in_page);
+		BlockNumber nblocks = relation_blocks_at_least(rel, blk);
 		Buffer		buf;
 		Page		page;
 		uint16		lower;
