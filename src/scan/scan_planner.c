@@ -12,9 +12,10 @@
  *	  still prefers an index or a plain scan when those are cheaper.  A
  *	  partial path with parallel workers is added the same way.
  *
- *	  For both access methods, index and bitmap paths are charged what
- *	  fetching by TID really costs (decoding whole chunk groups or
- *	  batches), and the index_scan option and GUC can keep them out.
+ *	  For both access methods, every path is charged what decoding really
+ *	  costs (the columns it reads; for index and bitmap paths the frames
+ *	  they touch), and the index_scan option and GUC can keep index paths
+ *	  out.
  *
  *-------------------------------------------------------------------------
  */
@@ -74,6 +75,30 @@ used_columns(List *exprs, Index relid, int natts)
 	return result;
 }
 
+/* The share of a path's rows one participant handles, as costsize.c has it. */
+static double
+parallel_divisor(int parallel_workers)
+{
+	double		divisor = parallel_workers;
+
+	if (parallel_workers <= 0)
+		return 1.0;
+	if (parallel_leader_participation && parallel_workers < 4)
+		divisor += 1.0 - 0.3 * parallel_workers;
+	return divisor;
+}
+
+/*
+ * Decoding is what our scans pay beyond a heap scan's per-tuple costs, and
+ * the heap-shaped costing knows nothing of it: cpu_operator_cost per value
+ * decoded.
+ */
+static double
+decode_cost(double rows, int columns)
+{
+	return rows * columns * cpu_operator_cost;
+}
+
 static void
 cost_col_path(CustomPath *path, PlannerInfo *root, RelOptInfo *rel,
 			  int natts, int nused, int parallel_workers)
@@ -84,21 +109,15 @@ cost_col_path(CustomPath *path, PlannerInfo *root, RelOptInfo *rel,
 	double		fraction = natts > 0 ? (double) nused / (natts + 1) : 1.0;
 	double		rows = rel->tuples;
 	double		cpu_per_tuple;
-	double		parallel_divisor = 1.0;
+	double		divisor = parallel_divisor(parallel_workers);
 
 	cost_qual_eval(&qual_cost, rel->baserestrictinfo, root);
 	cpu_per_tuple = cpu_tuple_cost + qual_cost.per_tuple;
-	if (parallel_workers > 0)
-	{
-		parallel_divisor = parallel_workers;
-		if (parallel_leader_participation && parallel_workers < 4)
-			parallel_divisor += 1.0 - 0.3 * parallel_workers;
-	}
-	path->path.rows = clamp_row_est(rel->rows / parallel_divisor);
+	path->path.rows = clamp_row_est(rel->rows / divisor);
 	path->path.startup_cost = qual_cost.startup;
 	path->path.total_cost = path->path.startup_cost +
 		seq_page_cost * rel->pages * fraction +
-		cpu_per_tuple * rows / parallel_divisor;
+		(cpu_per_tuple * rows + decode_cost(rows, nused)) / divisor;
 }
 
 static CustomPath *
@@ -155,42 +174,62 @@ col_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent,
 }
 
 /*
- * Fetching a row by TID decodes the frame holding it (codec/frames.h) of
- * every column (colcompress) or of the batch (rowcompress): index and
- * bitmap paths pay that once per frame they touch, which the heap-shaped
- * index costing does not know.  Without this, nested loops of index scans
- * look cheap and decode a frame per row.  unit_rows is the chunk group or
- * batch size; frames hold at most FRAME_MAX_ROWS of its rows.
+ * Charges the table AM's paths for decoding.  A sequential scan decodes
+ * every column of every row (the table AM cannot know which columns the
+ * query needs).  Fetching a row by TID decodes the frame holding it
+ * (codec/frames.h) of every column (colcompress) or of the batch
+ * (rowcompress): index and bitmap paths pay that once per frame they
+ * touch.  Without this, nested loops of index scans look cheap and decode
+ * a frame per row, and a plain scan looks cheaper than a bitmap scan that
+ * decodes a tenth of the table.  unit_rows is the chunk group or batch
+ * size; frames hold at most FRAME_MAX_ROWS of its rows.
  */
 static void
-charge_row_fetches(PlannerInfo *root, RelOptInfo *rel, double unit_rows,
-				   int natts)
+charge_decoding(PlannerInfo *root, RelOptInfo *rel, double unit_rows,
+				int natts)
 {
 	double		frame_rows = Min(unit_rows, FRAME_MAX_ROWS);
-	double		frames;
-	double		decode;
-	bool		charged = false;
+	double		frames = Max(rel->tuples / frame_rows, 1.0);
+	double		per_frame = decode_cost(frame_rows, natts);
+	bool		charged_fetches = false;
+	Path	   *seqscan;
 	ListCell   *lc;
 
-	frames = Max(rel->tuples / frame_rows, 1.0);
-	decode = frame_rows * natts * cpu_operator_cost;
 	foreach(lc, rel->pathlist)
 	{
 		Path	   *path = lfirst(lc);
 		double		fetched;
 
+		if (path->pathtype == T_SeqScan)
+		{
+			path->total_cost += decode_cost(rel->tuples, natts);
+			continue;
+		}
 		if (IsA(path, IndexPath))
 			fetched = ((IndexPath *) path)->indexselectivity * rel->tuples;
 		else if (IsA(path, BitmapHeapPath))
 			fetched = path->rows;
 		else
 			continue;
-		path->total_cost += Min(Max(fetched, 1.0), frames) * decode;
-		charged = true;
+		path->total_cost += Min(Max(fetched, 1.0), frames) * per_frame;
+		charged_fetches = true;
 	}
+	foreach(lc, rel->partial_pathlist)
+	{
+		Path	   *path = lfirst(lc);
+
+		if (path->pathtype == T_SeqScan)
+			path->total_cost += decode_cost(rel->tuples, natts) /
+				parallel_divisor(path->parallel_workers);
+	}
+
 	/* a plain scan the cheaper-looking index paths pushed out comes back */
-	if (charged)
-		add_path(rel, create_seqscan_path(root, rel, NULL, 0));
+	if (charged_fetches)
+	{
+		seqscan = create_seqscan_path(root, rel, NULL, 0);
+		seqscan->total_cost += decode_cost(rel->tuples, natts);
+		add_path(rel, seqscan);
+	}
 }
 
 static void
@@ -218,7 +257,7 @@ col_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 
 		table_close(relation, NoLock);
 		rowcompress_options_get(rte->relid, &ropts);
-		charge_row_fetches(root, rel, Max(ropts.batch_size, 1), natts);
+		charge_decoding(root, rel, Max(ropts.batch_size, 1), natts);
 		return;
 	}
 	if (!is_colcompress(relation))
@@ -228,7 +267,7 @@ col_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	}
 	table_close(relation, NoLock);
 	colcompress_options_get(rte->relid, &opts);
-	charge_row_fetches(root, rel, Max(opts.chunk_group_row_limit, 1), natts);
+	charge_decoding(root, rel, Max(opts.chunk_group_row_limit, 1), natts);
 
 	/* the table AM's own parallel scan obeys the same switch */
 	if (!storage_engine_enable_parallel_execution)
