@@ -19,6 +19,7 @@ bool		storage_engine_enable_custom_scan = true;
 bool		storage_engine_enable_pruning = true;
 bool		storage_engine_enable_parallel_execution = true;
 bool		storage_engine_enable_columnar_index_scan = true;
+bool		storage_engine_enable_bitmap_projection = true;
 double		storage_engine_vacuum_rewrite_threshold = 0.1;
 
 void
@@ -43,6 +44,11 @@ guc_define(void)
 							 "Let the planner use index and bitmap scans on colcompress tables.",
 							 "The table option index_scan = false does the same for one table.",
 							 &storage_engine_enable_columnar_index_scan, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("storage_engine.enable_bitmap_projection",
+							 "Bitmap heap scans of colcompress tables decode only the columns the query reads.",
+							 "The scan appears as ColcompressBitmapColumns above the Bitmap Heap Scan.",
+							 &storage_engine_enable_bitmap_projection, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomRealVariable("storage_engine.vacuum_rewrite_threshold",
 							 "Fraction of deleted rows at which VACUUM rewrites a stripe or batch.",

@@ -12,6 +12,7 @@ extern bool storage_engine_enable_custom_scan;
 extern bool storage_engine_enable_pruning;
 extern bool storage_engine_enable_parallel_execution;
 extern bool storage_engine_enable_columnar_index_scan;
+extern bool storage_engine_enable_bitmap_projection;
 extern double storage_engine_vacuum_rewrite_threshold;
 
 extern void guc_define(void);

@@ -43,6 +43,12 @@ fetch(void *cursor, uint64 rownum, TupleTableSlot *slot, bool *later_own)
 }
 
 static void
+fetch_cursor_columns(void *cursor, const Bitmapset *columns)
+{
+	col_fetch_cursor_columns(cursor, columns);
+}
+
+static void
 fetch_cursor_end(void *cursor)
 {
 	col_fetch_cursor_end(cursor);
@@ -133,6 +139,7 @@ const StorageAm colcompress_storage_am = {
 	.fetch_begin = fetch_begin,
 	.fetch_cursor = fetch_cursor,
 	.fetch = fetch,
+	.fetch_cursor_columns = fetch_cursor_columns,
 	.fetch_cursor_end = fetch_cursor_end,
 	.fetch_end = fetch_end,
 	.list_streams = list_streams,

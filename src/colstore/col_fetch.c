@@ -14,7 +14,9 @@
  *	  directory and the one frame holding the row (col_chunk.c): an index
  *	  lookup decodes about a thousand values per column, not a chunk
  *	  group's ten thousand.  Each column keeps its last frame, so rows near
- *	  each other cost no further decoding.  The values stored in a slot
+ *	  each other cost no further decoding.  A scan that knows the columns
+ *	  its plan reads (scan/fetch_columns.c) has the cursor leave the others
+ *	  NULL, undecoded.  The values stored in a slot
  *	  point into those frames: they stay valid until the cursor's next
  *	  fetch, which is why every scan has a cursor of its own.
  *
@@ -74,6 +76,7 @@ struct ColFetchCursor
 
 	int			natts;
 	ColumnFrame *cols;			/* [natts] */
+	bool	   *skipped;		/* [natts] columns left NULL; NULL: none */
 };
 
 ColFetch *
@@ -137,6 +140,22 @@ col_fetch_cursor(ColFetch *f)
 	c->natts = RelationGetDescr(f->rel)->natts;
 	c->cols = MemoryContextAllocZero(cxt, sizeof(ColumnFrame) * Max(c->natts, 1));
 	return c;
+}
+
+void
+col_fetch_cursor_columns(ColFetchCursor *c, const Bitmapset *columns)
+{
+	int			a;
+
+	if (columns == NULL)
+	{
+		c->skipped = NULL;
+		return;
+	}
+	if (c->skipped == NULL)
+		c->skipped = MemoryContextAlloc(c->cxt, sizeof(bool) * Max(c->natts, 1));
+	for (a = 0; a < c->natts; a++)
+		c->skipped[a] = !bms_is_member(a + 1, columns);
 }
 
 void
@@ -293,6 +312,11 @@ col_fetch_row(ColFetchCursor *c, uint64 rownum, TupleTableSlot *slot,
 		else if (a >= s->column_count)
 			slot->tts_values[a] = getmissingattr(desc, a + 1,
 												 &slot->tts_isnull[a]);
+		else if (c->skipped != NULL && c->skipped[a])
+		{
+			slot->tts_values[a] = (Datum) 0;
+			slot->tts_isnull[a] = true;
+		}
 		else
 			column_value(c, a, attr, row, group_rows, &slot->tts_values[a],
 						 &slot->tts_isnull[a]);

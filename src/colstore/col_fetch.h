@@ -10,6 +10,7 @@
 #define STORAGE_ENGINE_COL_FETCH_H
 
 #include "executor/tuptable.h"
+#include "nodes/bitmapset.h"
 #include "utils/relcache.h"
 #include "utils/snapshot.h"
 
@@ -25,12 +26,15 @@ extern void col_fetch_end(ColFetch *fetch);
  * CurrentMemoryContext; it keeps the frames it decoded last.
  */
 extern ColFetchCursor *col_fetch_cursor(ColFetch *fetch);
+/* Decode only these attribute numbers, the others are NULL; NULL: all. */
+extern void col_fetch_cursor_columns(ColFetchCursor *cursor,
+									 const Bitmapset *columns);
 extern void col_fetch_cursor_end(ColFetchCursor *cursor);
 
 /*
- * Stores the row with row number rownum, every column, in slot (or, with
- * slot NULL, decodes nothing) if the stripes the snapshot sees hold it (deletes are not checked); false
- * otherwise.  The values stay valid until the cursor's next fetch.  When
+ * Stores the row with row number rownum, every column the cursor decodes,
+ * in slot (or, with slot NULL, decodes nothing) if the stripes the
+ * snapshot sees hold it (deletes are not checked); false otherwise.  The values stay valid until the cursor's next fetch.  When
  * the row is this transaction's, inserted by a command the snapshot may
  * not see, *later_own (if given) is set.
  */

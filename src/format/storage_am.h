@@ -63,6 +63,8 @@ typedef struct StorageAm
 	void	   *(*fetch_cursor) (void *fetcher);
 	bool		(*fetch) (void *cursor, uint64 rownum, TupleTableSlot *slot,
 						  bool *later_own);
+	/* optional: fetch only these attribute numbers, the others NULL */
+	void		(*fetch_cursor_columns) (void *cursor, const Bitmapset *columns);
 	void		(*fetch_cursor_end) (void *cursor);
 	void		(*fetch_end) (void *fetcher);
 	/*
@@ -282,6 +284,15 @@ extern bool storage_scan_bitmap_next_tuple(TableScanDesc scan,
 										   struct TBMIterateResult *tbmres,
 										   TupleTableSlot *slot);
 #endif
+
+/*
+ * Has a bitmap scan of a colcompress table decode only columns (attribute
+ * numbers), and recheck_columns too for rows the executor rechecks; the
+ * others are NULL in the slot (scan/fetch_columns.c).
+ */
+extern void storage_scan_bitmap_columns(TableScanDesc scan,
+										const Bitmapset *columns,
+										const Bitmapset *recheck_columns);
 
 /*
  * Index entries for rows a rewrite writes with new row numbers (merge),

@@ -125,6 +125,7 @@ typedef struct FetchCursor
 	void	   *cursor;
 	uint64		generation;		/* of the fetcher it is over */
 	MemoryContext cxt;
+	const Bitmapset *columns;	/* to decode (fetch_cursor_columns); NULL: all */
 } FetchCursor;
 
 /* Tells fetchers apart across rebuilds, so stale cursors are noticed. */
@@ -358,6 +359,8 @@ cursor_for(RowFetch *f, Fetcher *fr, FetchCursor *cur)
 	cur->cursor = f->am->fetch_cursor(fr->fetcher);
 	MemoryContextSwitchTo(old);
 	cur->generation = fr->generation;
+	if (cur->columns != NULL && f->am->fetch_cursor_columns != NULL)
+		f->am->fetch_cursor_columns(cur->cursor, cur->columns);
 	return cur->cursor;
 }
 
@@ -367,6 +370,20 @@ cursor_init(FetchCursor *cur)
 	cur->cursor = NULL;
 	cur->generation = 0;
 	cur->cxt = CurrentMemoryContext;
+	cur->columns = NULL;
+}
+
+/* The columns the cursor's fetches decode from now on (NULL: all). */
+static void
+cursor_set_columns(Relation rel, FetchCursor *cur, const Bitmapset *columns)
+{
+	const StorageAm *am = storage_am_for(rel);
+
+	if (cur->columns == columns)
+		return;
+	cur->columns = columns;
+	if (cur->cursor != NULL && am->fetch_cursor_columns != NULL)
+		am->fetch_cursor_columns(cur->cursor, columns);
 }
 
 static void
@@ -1107,6 +1124,9 @@ typedef struct StorageBitmap
 	OffsetNumber offsets[MaxHeapTuplesPerPage];
 	int			noffsets;
 	int			next;
+	/* storage_scan_bitmap_columns(): both NULL when every column is read */
+	Bitmapset  *columns;		/* the plan's target list and filter */
+	Bitmapset  *recheck_columns;	/* the former and the recheck condition */
 } StorageBitmap;
 
 static StorageBitmap *
@@ -1138,13 +1158,32 @@ storage_scan_end_rows(TableScanDesc scan)
 	}
 }
 
-/* Starts a bitmap block: the given offsets, or every one when lossy. */
+void
+storage_scan_bitmap_columns(TableScanDesc scan, const Bitmapset *columns,
+							const Bitmapset *recheck_columns)
+{
+	StorageBitmap *b = bitmap_of(scan);
+	MemoryContext old = MemoryContextSwitchTo(GetMemoryChunkContext(b));
+
+	b->columns = bms_copy(columns);
+	b->recheck_columns = bms_union(columns, recheck_columns);
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * Starts a bitmap block: the given offsets, or every one when lossy.  Its
+ * rows need the recheck condition's columns only when the executor
+ * rechecks them.
+ */
 static void
-bitmap_start_block(StorageBitmap *b, BlockNumber block,
-				   const OffsetNumber *offsets, int noffsets)
+bitmap_start_block(TableScanDesc scan, StorageBitmap *b, BlockNumber block,
+				   const OffsetNumber *offsets, int noffsets, bool recheck)
 {
 	int			i;
 
+	if (b->columns != NULL)
+		cursor_set_columns(scan->rs_rd, &b->cursor,
+						   recheck ? b->recheck_columns : b->columns);
 	b->block = block;
 	b->next = 0;
 	if (noffsets < 0)
@@ -1205,15 +1244,16 @@ storage_scan_bitmap_next_tuple(TableScanDesc scan, TupleTableSlot *slot,
 		else
 			(*exact_pages)++;
 		*recheck = tbmres.recheck;
-		bitmap_start_block(b, tbmres.blockno, offsets, n);
+		bitmap_start_block(scan, b, tbmres.blockno, offsets, n,
+						   tbmres.recheck);
 	}
 }
 #else
 bool
 storage_scan_bitmap_next_block(TableScanDesc scan, TBMIterateResult *tbmres)
 {
-	bitmap_start_block(bitmap_of(scan), tbmres->blockno, tbmres->offsets,
-					   tbmres->ntuples);
+	bitmap_start_block(scan, bitmap_of(scan), tbmres->blockno,
+					   tbmres->offsets, tbmres->ntuples, tbmres->recheck);
 	return true;
 }
 

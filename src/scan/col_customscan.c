@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * col_customscan.c
- *	  Installs the ColcompressScan custom scan (planner hook and the plan
- *	  node's methods).
+ *	  Installs the custom scans (planner hook and the plan nodes' methods):
+ *	  ColcompressScan and ColcompressBitmapColumns.
  *
  *-------------------------------------------------------------------------
  */
@@ -15,5 +15,6 @@ void
 col_customscan_init(void)
 {
 	col_scan_exec_init();
+	bitmap_columns_init();
 	col_scan_planner_init();
 }

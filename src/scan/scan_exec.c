@@ -276,25 +276,43 @@ initialize_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
 	((ColScanState *) node)->shared = coordinate;
 }
 
+void
+explain_columns(const char *label, List *attnums, TupleDesc desc,
+				ExplainState *es)
+{
+	StringInfoData cols;
+	ListCell   *lc;
+
+	initStringInfo(&cols);
+	foreach(lc, attnums)
+	{
+		Form_pg_attribute attr;
+
+		if (lfirst_int(lc) < 1 || lfirst_int(lc) > desc->natts)
+			continue;
+		attr = TupleDescAttr(desc, lfirst_int(lc) - 1);
+		if (attr->attisdropped)
+			continue;
+		if (cols.len > 0)
+			appendStringInfoString(&cols, ", ");
+		appendStringInfoString(&cols, quote_identifier(NameStr(attr->attname)));
+	}
+	ExplainPropertyText(label, cols.len > 0 ? cols.data : "none", es);
+}
+
 static void
 explain_col_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 {
 	ColScanState *state = (ColScanState *) node;
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 	TupleDesc	desc = RelationGetDescr(node->ss.ss_currentRelation);
-	StringInfoData cols;
+	List	   *projected = NIL;
 	int			a;
 
-	initStringInfo(&cols);
 	for (a = 0; a < desc->natts; a++)
-	{
-		if (!state->projected[a] || TupleDescAttr(desc, a)->attisdropped)
-			continue;
-		if (cols.len > 0)
-			appendStringInfoString(&cols, ", ");
-		appendStringInfoString(&cols, quote_identifier(NameStr(TupleDescAttr(desc, a)->attname)));
-	}
-	ExplainPropertyText("Columns", cols.data, es);
+		if (state->projected[a])
+			projected = lappend_int(projected, a + 1);
+	explain_columns("Columns", projected, desc, es);
 
 	if (cscan->custom_exprs != NIL)
 	{

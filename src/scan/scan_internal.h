@@ -1,14 +1,16 @@
 /*-------------------------------------------------------------------------
  *
  * scan_internal.h
- *	  Shared between the custom scan's planner and executor parts.
+ *	  Shared between the custom scans' planner and executor parts.
  *
  *-------------------------------------------------------------------------
  */
 #ifndef STORAGE_ENGINE_SCAN_INTERNAL_H
 #define STORAGE_ENGINE_SCAN_INTERNAL_H
 
+#include "commands/explain.h"
 #include "nodes/extensible.h"
+#include "nodes/pathnodes.h"
 
 #define COL_SCAN_NAME "ColcompressScan"
 
@@ -16,5 +18,13 @@ extern const CustomScanMethods col_scan_methods;
 
 extern void col_scan_planner_init(void);
 extern void col_scan_exec_init(void);
+
+/* EXPLAIN's list of the columns (attribute numbers) a node decodes */
+extern void explain_columns(const char *label, List *attnums, TupleDesc desc,
+							ExplainState *es);
+
+/* bitmap_columns.c */
+extern Path *bitmap_columns_path(Path *path, Cost saved);
+extern void bitmap_columns_init(void);
 
 #endif							/* STORAGE_ENGINE_SCAN_INTERNAL_H */

@@ -174,6 +174,24 @@ col_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent,
 }
 
 /*
+ * Frames an index or bitmap path decodes per column: one per row fetched,
+ * at most every frame of the table; 0 for other paths.
+ */
+static double
+frames_touched(RelOptInfo *rel, Path *path, double frame_rows)
+{
+	double		fetched;
+
+	if (IsA(path, IndexPath))
+		fetched = ((IndexPath *) path)->indexselectivity * rel->tuples;
+	else if (IsA(path, BitmapHeapPath))
+		fetched = path->rows;
+	else
+		return 0;
+	return Min(Max(fetched, 1.0), Max(rel->tuples / frame_rows, 1.0));
+}
+
+/*
  * Charges the table AM's paths for decoding.  A sequential scan decodes
  * every column of every row (the table AM cannot know which columns the
  * query needs).  Fetching a row by TID decodes the frame holding it
@@ -189,8 +207,6 @@ charge_decoding(PlannerInfo *root, RelOptInfo *rel, double unit_rows,
 				int natts)
 {
 	double		frame_rows = Min(unit_rows, FRAME_MAX_ROWS);
-	double		frames = Max(rel->tuples / frame_rows, 1.0);
-	double		per_frame = decode_cost(frame_rows, natts);
 	bool		charged_fetches = false;
 	Path	   *seqscan;
 	ListCell   *lc;
@@ -198,21 +214,15 @@ charge_decoding(PlannerInfo *root, RelOptInfo *rel, double unit_rows,
 	foreach(lc, rel->pathlist)
 	{
 		Path	   *path = lfirst(lc);
-		double		fetched;
+		double		frames = frames_touched(rel, path, frame_rows);
 
 		if (path->pathtype == T_SeqScan)
-		{
 			path->total_cost += decode_cost(rel->tuples, natts);
-			continue;
+		else if (frames > 0)
+		{
+			path->total_cost += frames * decode_cost(frame_rows, natts);
+			charged_fetches = true;
 		}
-		if (IsA(path, IndexPath))
-			fetched = ((IndexPath *) path)->indexselectivity * rel->tuples;
-		else if (IsA(path, BitmapHeapPath))
-			fetched = path->rows;
-		else
-			continue;
-		path->total_cost += Min(Max(fetched, 1.0), frames) * per_frame;
-		charged_fetches = true;
 	}
 	foreach(lc, rel->partial_pathlist)
 	{
@@ -229,6 +239,35 @@ charge_decoding(PlannerInfo *root, RelOptInfo *rel, double unit_rows,
 		seqscan = create_seqscan_path(root, rel, NULL, 0);
 		seqscan->total_cost += decode_cost(rel->tuples, natts);
 		add_path(rel, seqscan);
+	}
+}
+
+/*
+ * Bitmap heap paths of a colcompress table that decode only the nused
+ * columns the query reads (bitmap_columns.c) replace the plain ones,
+ * cheaper by the other columns' frames.
+ */
+static void
+add_bitmap_columns_paths(RelOptInfo *rel, double unit_rows, int natts,
+						 int nused)
+{
+	double		frame_rows = Min(unit_rows, FRAME_MAX_ROWS);
+	List	   *bitmap_paths = NIL;
+	ListCell   *lc;
+
+	foreach(lc, rel->pathlist)
+		if (IsA(lfirst(lc), BitmapHeapPath) &&
+			!((Path *) lfirst(lc))->parallel_aware)
+			bitmap_paths = lappend(bitmap_paths, lfirst(lc));
+	foreach(lc, bitmap_paths)
+	{
+		Path	   *path = lfirst(lc);
+		Cost		saved = frames_touched(rel, path, frame_rows) *
+			decode_cost(frame_rows, natts - nused);
+
+		/* add_path frees the paths it rejects: the wrapper keeps this one */
+		rel->pathlist = list_delete_ptr(rel->pathlist, path);
+		add_path(rel, bitmap_columns_path(path, saved));
 	}
 }
 
@@ -269,16 +308,19 @@ col_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	colcompress_options_get(rte->relid, &opts);
 	charge_decoding(root, rel, Max(opts.chunk_group_row_limit, 1), natts);
 
+	used = used_columns(list_concat(list_copy(rel->reltarget->exprs),
+									extract_actual_clauses(rel->baserestrictinfo, false)),
+						rel->relid, natts);
+	nused = used == NIL ? natts : list_length(used);
+	if (storage_engine_enable_bitmap_projection && nused < natts)
+		add_bitmap_columns_paths(rel, Max(opts.chunk_group_row_limit, 1),
+								 natts, nused);
+
 	/* the table AM's own parallel scan obeys the same switch */
 	if (!storage_engine_enable_parallel_execution)
 		rel->partial_pathlist = NIL;
 	if (!storage_engine_enable_custom_scan)
 		return;
-
-	used = used_columns(list_concat(list_copy(rel->reltarget->exprs),
-									extract_actual_clauses(rel->baserestrictinfo, false)),
-						rel->relid, natts);
-	nused = used == NIL ? natts : list_length(used);
 
 	add_path(rel, (Path *) make_col_path(root, rel, natts, nused, 0));
 
