@@ -26,8 +26,8 @@ void
 guc_define(void)
 {
 	DefineCustomBoolVariable("storage_engine.enable_custom_scan",
-							 "Use the ColcompressScan custom scan for colcompress tables.",
-							 "It reads only the columns a query uses and skips stripes and chunk groups by their zone maps.",
+							 "Use the ColcompressScan and RowcompressScan custom scans.",
+							 "ColcompressScan reads only the columns a query uses and skips stripes and chunk groups by their zone maps; RowcompressScan counts the rows of a query that reads no column without reading the batches.",
 							 &storage_engine_enable_custom_scan, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("storage_engine.enable_pruning",

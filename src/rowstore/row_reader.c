@@ -92,6 +92,12 @@ row_reader_begin(Relation rel, Snapshot snapshot,
 	return r;
 }
 
+void
+row_reader_no_columns(RowReader *r)
+{
+	r->no_columns = true;
+}
+
 RowReader *
 row_reader_cursor(RowReader *shared)
 {
@@ -170,7 +176,8 @@ drop_deleted_rows(RowReader *r)
 	{
 		if (row_number_in(deleted, ndeleted, r->rownums[i]))
 			continue;
-		r->row_offsets[k] = r->row_offsets[i];
+		if (r->row_offsets != NULL)
+			r->row_offsets[k] = r->row_offsets[i];
 		r->rownums[k] = r->rownums[i];
 		k++;
 	}
@@ -234,12 +241,10 @@ decode_frame(RowReader *r, const BatchMeta *b, const Codec *codec,
 		offsets[i] += base;
 }
 
-void
-row_reader_load_batch(RowReader *r, int index)
+/* Reads and decodes every frame of batch b into r->raw and r->row_offsets. */
+static void
+read_batch_rows(RowReader *r, const BatchMeta *b, const Codec *codec)
 {
-	BatchMeta  *b = list_nth(r->batches, index);
-	MemoryContext old;
-	const Codec *codec;
 	char	   *stored;
 	char		context[64];
 	pg_crc32c	crc;
@@ -247,19 +252,8 @@ row_reader_load_batch(RowReader *r, int index)
 	FrameDirectory dir;
 	uint64		raw_size = 0;
 	uint64		base = 0;
-	uint64		idx;
 	uint32		i;
-	int			run;
 
-	if (r->batch_index == index && r->frame < 0)
-		return;
-	MemoryContextReset(r->batch_cxt);
-	r->batch_index = -1;
-	r->batch = NULL;
-	r->nrows = 0;
-	old = MemoryContextSwitchTo(r->batch_cxt);
-
-	codec = check_batch(r, b);
 	batch_context(b, context, sizeof(context));
 	stored = palloc(Max(b->data_length, 1));
 	storage_read_stream(r->rel, b->first_block, 0, stored, b->data_length,
@@ -293,6 +287,30 @@ row_reader_load_batch(RowReader *r, int index)
 		base += MAXALIGN(e->raw_length);
 	}
 	pfree(stored);
+}
+
+void
+row_reader_load_batch(RowReader *r, int index)
+{
+	BatchMeta  *b = list_nth(r->batches, index);
+	MemoryContext old;
+	const Codec *codec;
+	uint64		idx;
+	int			run;
+
+	if (r->batch_index == index && r->frame < 0)
+		return;
+	MemoryContextReset(r->batch_cxt);
+	r->batch_index = -1;
+	r->batch = NULL;
+	r->nrows = 0;
+	old = MemoryContextSwitchTo(r->batch_cxt);
+
+	codec = check_batch(r, b);
+	r->raw = NULL;
+	r->row_offsets = NULL;
+	if (!r->no_columns)
+		read_batch_rows(r, b, codec);
 
 	/* row numbers: the batch's runs, in row order */
 	r->rownums = palloc(sizeof(uint64) * b->row_count);
@@ -423,9 +441,41 @@ row_reader_next_batch(RowReader *r, bool forward)
 	}
 }
 
+bool
+row_reader_next_slot(RowReader *r, bool forward, TupleTableSlot *slot)
+{
+	if (r->desc != slot->tts_tupleDescriptor)
+		row_reader_use_desc(r, slot->tts_tupleDescriptor);
+	for (;;)
+	{
+		if (r->have_batch)
+		{
+			int64		next = r->pos + (forward ? 1 : -1);
+
+			if (next >= 0 && next < (int64) r->nrows)
+			{
+				r->pos = next;
+				row_reader_store_row(r, (uint32) next, slot);
+				return true;
+			}
+		}
+		if (!row_reader_next_batch(r, forward))
+		{
+			/* stay past the end, so the opposite direction resumes */
+			if (r->have_batch)
+				r->pos = forward ? (int64) r->nrows : -1;
+			ExecClearTuple(slot);
+			return false;
+		}
+		r->have_batch = true;
+		r->pos = forward ? -1 : (int64) r->nrows;
+	}
+}
+
 void
 row_reader_reset(RowReader *r)
 {
+	r->have_batch = false;
 	r->position = -1;
 	r->batch_index = -1;
 	r->batch = NULL;
@@ -469,6 +519,16 @@ store_tuple(RowReader *r, uint32 offset, uint64 rownum, TupleTableSlot *slot)
 void
 row_reader_store_row(RowReader *r, uint32 i, TupleTableSlot *slot)
 {
+	if (r->no_columns)
+	{
+		ExecClearTuple(slot);
+		memset(slot->tts_isnull, true,
+			   sizeof(bool) * slot->tts_tupleDescriptor->natts);
+		ExecStoreVirtualTuple(slot);
+		row_number_to_tid(r->rownums[i], &slot->tts_tid);
+		slot->tts_tableOid = RelationGetRelid(r->rel);
+		return;
+	}
 	store_tuple(r, r->row_offsets[i], r->rownums[i], slot);
 }
 

@@ -38,6 +38,8 @@ typedef struct RowReader
 	List	   *batches;		/* BatchMeta *, in batch order */
 	int			nbatches;
 	int			position;		/* batch the scan is in; -1 before the first */
+	bool		have_batch;		/* row_reader_next_slot: a batch is loaded */
+	int64		pos;			/* and its row last returned */
 
 	/* the batch loaded (index into batches; -1 for none) */
 	int			batch_index;
@@ -54,6 +56,7 @@ typedef struct RowReader
 	struct RowReader *shared;	/* whose batch list and lookup */
 	StreamLookup *lookup;		/* row_fetch's, built on first use */
 	bool		keep_deleted;	/* positions must stay the stored ones */
+	bool		no_columns;		/* rows are counted, not read (count(*)) */
 	int			frame;			/* -1: the whole batch is loaded */
 	FrameDirectory frames;
 	MemoryContext frames_cxt;
@@ -65,6 +68,19 @@ typedef struct RowReader
 extern RowReader *row_reader_begin(Relation rel, Snapshot snapshot,
 								   RowParallelScanDescData *parallel);
 extern void row_reader_end(RowReader *reader);
+
+/*
+ * The next row in the direction given into slot; false at the end (a scan
+ * in the other direction then resumes from there).
+ */
+extern bool row_reader_next_slot(RowReader *reader, bool forward,
+								 TupleTableSlot *slot);
+
+/*
+ * The scan needs no column (count(*)): batches are not read, their rows
+ * are counted from the metadata, and every row is all NULL.
+ */
+extern void row_reader_no_columns(RowReader *reader);
 
 /*
  * A reader for row_fetch that decodes batches of its own but shares the

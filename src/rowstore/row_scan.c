@@ -24,8 +24,9 @@ typedef struct RowScanDescData
 {
 	StorageScanDescData base;	/* first: shared with storage_am_rows.c */
 	RowReader  *reader;
-	int64		pos;			/* row of the batch last returned */
+	/* ANALYZE: the batch being sampled and its row last returned */
 	bool		have_batch;
+	int64		pos;
 	/* ANALYZE: the batches the sampled block stands for, [next, end) */
 	int64		analyze_next_batch;
 	int64		analyze_end_batch;
@@ -62,46 +63,15 @@ void
 row_scan_rescan(TableScanDesc sscan, struct ScanKeyData *key, bool set_params,
 				bool allow_strat, bool allow_sync, bool allow_pagemode)
 {
-	RowScanDesc scan = (RowScanDesc) sscan;
-
-	row_reader_reset(scan->reader);
-	scan->have_batch = false;
+	row_reader_reset(((RowScanDesc) sscan)->reader);
 }
 
 bool
 row_scan_getnextslot(TableScanDesc sscan, ScanDirection direction,
 					 TupleTableSlot *slot)
 {
-	RowScanDesc scan = (RowScanDesc) sscan;
-	RowReader  *r = scan->reader;
-	bool		forward = !ScanDirectionIsBackward(direction);
-
-	if (r->desc != slot->tts_tupleDescriptor)
-		row_reader_use_desc(r, slot->tts_tupleDescriptor);
-	for (;;)
-	{
-		if (scan->have_batch)
-		{
-			int64		next = scan->pos + (forward ? 1 : -1);
-
-			if (next >= 0 && next < (int64) r->nrows)
-			{
-				scan->pos = next;
-				row_reader_store_row(r, (uint32) next, slot);
-				return true;
-			}
-		}
-		if (!row_reader_next_batch(r, forward))
-		{
-			/* stay past the end, so the opposite direction resumes */
-			if (scan->have_batch)
-				scan->pos = forward ? (int64) r->nrows : -1;
-			ExecClearTuple(slot);
-			return false;
-		}
-		scan->have_batch = true;
-		scan->pos = forward ? -1 : (int64) r->nrows;
-	}
+	return row_reader_next_slot(((RowScanDesc) sscan)->reader,
+								!ScanDirectionIsBackward(direction), slot);
 }
 
 Size

@@ -2,7 +2,7 @@
  *
  * col_customscan.c
  *	  Installs the custom scans (planner hook and the plan nodes' methods):
- *	  ColcompressScan and ColcompressBitmapColumns.
+ *	  ColcompressScan, ColcompressBitmapColumns and RowcompressScan.
  *
  *-------------------------------------------------------------------------
  */
@@ -16,5 +16,6 @@ col_customscan_init(void)
 {
 	col_scan_exec_init();
 	bitmap_columns_init();
+	row_scan_exec_init();
 	col_scan_planner_init();
 }

@@ -117,8 +117,6 @@ begin_col_scan(CustomScanState *node, EState *estate, int eflags)
 		pending_flush_for_read(rel);
 
 	state->projected = palloc0(sizeof(bool) * Max(natts, 1));
-	if (used == NIL)
-		memset(state->projected, true, sizeof(bool) * natts);
 	foreach(lc, used)
 		if (lfirst_int(lc) >= 1 && lfirst_int(lc) <= natts)
 			state->projected[lfirst_int(lc) - 1] = true;

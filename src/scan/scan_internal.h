@@ -13,11 +13,14 @@
 #include "nodes/pathnodes.h"
 
 #define COL_SCAN_NAME "ColcompressScan"
+#define ROW_SCAN_NAME "RowcompressScan"
 
 extern const CustomScanMethods col_scan_methods;
+extern const CustomScanMethods row_scan_methods;
 
 extern void col_scan_planner_init(void);
 extern void col_scan_exec_init(void);
+extern void row_scan_exec_init(void);
 
 /* EXPLAIN's list of the columns (attribute numbers) a node decodes */
 extern void explain_columns(const char *label, List *attnums, TupleDesc desc,

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * scan_planner.c
- *	  Planning of the ColcompressScan custom scan.
+ *	  Planning of the custom scans of both access methods.
  *
  *	  For every colcompress base relation we add a custom path that reads
  *	  only the columns the query uses (target list, filters, and whatever
@@ -11,6 +11,9 @@
  *	  the page cost scaled by the share of columns read, so the planner
  *	  still prefers an index or a plain scan when those are cheaper.  A
  *	  partial path with parallel workers is added the same way.
+ *
+ *	  A rowcompress query that reads no column of the table (count(*)) gets
+ *	  a RowcompressScan, which counts rows from the batches' metadata.
  *
  *	  For both access methods, every path is charged what decoding really
  *	  costs (the columns it reads; for index and bitmap paths the frames
@@ -54,24 +57,33 @@ static const CustomPathMethods col_path_methods = {
 	.PlanCustomPath = plan_col_path,
 };
 
-/* Attribute numbers (1-based) the expressions use; NIL means all. */
+static Plan *plan_row_count_path(PlannerInfo *root, RelOptInfo *rel,
+								 CustomPath *best_path, List *tlist,
+								 List *clauses, List *custom_plans);
+
+static const CustomPathMethods row_count_path_methods = {
+	.CustomName = ROW_SCAN_NAME,
+	.PlanCustomPath = plan_row_count_path,
+};
+
+/*
+ * Attribute numbers (1-based) the expressions use: every one for a
+ * whole-row reference, none for count(*), whose rows the chunk group
+ * metadata counts.
+ */
 static List *
 used_columns(List *exprs, Index relid, int natts)
 {
 	Bitmapset  *attrs = NULL;
 	List	   *result = NIL;
+	bool		whole_row;
 	int			a;
 
 	pull_varattnos((Node *) exprs, relid, &attrs);
-	/* a whole-row reference needs every column */
-	if (bms_is_member(0 - FirstLowInvalidHeapAttributeNumber, attrs))
-		return NIL;
+	whole_row = bms_is_member(0 - FirstLowInvalidHeapAttributeNumber, attrs);
 	for (a = 1; a <= natts; a++)
-		if (bms_is_member(a - FirstLowInvalidHeapAttributeNumber, attrs))
+		if (whole_row || bms_is_member(a - FirstLowInvalidHeapAttributeNumber, attrs))
 			result = lappend_int(result, a);
-	/* no column at all (count(*)): still read one, to know the rows */
-	if (result == NIL && natts > 0)
-		result = list_make1_int(1);
 	return result;
 }
 
@@ -138,6 +150,30 @@ make_col_path(PlannerInfo *root, RelOptInfo *rel, int natts, int nused,
 	path->methods = &col_path_methods;
 	cost_col_path(path, root, rel, natts, nused, parallel_workers);
 	return path;
+}
+
+/*
+ * A RowcompressScan for a query that reads no column of the table: it
+ * counts rows from the batches' metadata and reads no data.
+ */
+static Path *
+make_row_count_path(PlannerInfo *root, RelOptInfo *rel)
+{
+	CustomPath *path = makeNode(CustomPath);
+	QualCost	qual_cost;
+
+	cost_qual_eval(&qual_cost, rel->baserestrictinfo, root);
+	path->path.pathtype = T_CustomScan;
+	path->path.parent = rel;
+	path->path.pathtarget = rel->reltarget;
+	path->path.parallel_safe = rel->consider_parallel;
+	path->path.rows = rel->rows;
+	path->path.startup_cost = qual_cost.startup;
+	path->path.total_cost = qual_cost.startup +
+		(cpu_tuple_cost + qual_cost.per_tuple) * rel->tuples;
+	path->flags = CUSTOMPATH_SUPPORT_BACKWARD_SCAN;
+	path->methods = &row_count_path_methods;
+	return &path->path;
 }
 
 static bool
@@ -297,6 +333,11 @@ col_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 		table_close(relation, NoLock);
 		rowcompress_options_get(rte->relid, &ropts);
 		charge_decoding(root, rel, Max(ropts.batch_size, 1), natts);
+		if (storage_engine_enable_custom_scan &&
+			used_columns(list_concat(list_copy(rel->reltarget->exprs),
+									 extract_actual_clauses(rel->baserestrictinfo, false)),
+						 rel->relid, natts) == NIL)
+			add_path(rel, make_row_count_path(root, rel));
 		return;
 	}
 	if (!is_colcompress(relation))
@@ -311,7 +352,7 @@ col_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	used = used_columns(list_concat(list_copy(rel->reltarget->exprs),
 									extract_actual_clauses(rel->baserestrictinfo, false)),
 						rel->relid, natts);
-	nused = used == NIL ? natts : list_length(used);
+	nused = list_length(used);
 	if (storage_engine_enable_bitmap_projection && nused < natts)
 		add_bitmap_columns_paths(rel, Max(opts.chunk_group_row_limit, 1),
 								 natts, nused);
@@ -360,6 +401,20 @@ plan_col_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 		list_make1(used_columns(list_concat(list_copy(tlist), actual), rel->relid,
 								RelationGetDescr(relation)->natts));
 	table_close(relation, NoLock);
+	return &cscan->scan.plan;
+}
+
+static Plan *
+plan_row_count_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
+					List *tlist, List *clauses, List *custom_plans)
+{
+	CustomScan *cscan = makeNode(CustomScan);
+
+	cscan->scan.plan.targetlist = tlist;
+	cscan->scan.plan.qual = extract_actual_clauses(clauses, false);
+	cscan->scan.scanrelid = rel->relid;
+	cscan->flags = best_path->flags;
+	cscan->methods = &row_scan_methods;
 	return &cscan->scan.plan;
 }
 
