@@ -17,6 +17,7 @@
 #include "catalog/pg_type.h"
 #include "utils/datum.h"
 #include "utils/lsyscache.h"
+#include "utils/sortsupport.h"
 #include "utils/typcache.h"
 
 #include "catalog/zone_map.h"
@@ -44,6 +45,24 @@ zone_map_cmp(Form_pg_attribute attr)
 	if (!OidIsValid(tc->cmp_proc_finfo.fn_oid))
 		return NULL;
 	return &tc->cmp_proc_finfo;
+}
+
+bool
+zone_map_sortsupport(Form_pg_attribute attr, SortSupport ssup)
+{
+	TypeCacheEntry *tc;
+
+	if (zone_map_cmp(attr) == NULL)
+		return false;
+	tc = lookup_type_cache(attr->atttypid, TYPECACHE_LT_OPR);
+	if (!OidIsValid(tc->lt_opr))
+		return false;
+	memset(ssup, 0, sizeof(SortSupportData));
+	ssup->ssup_cxt = CurrentMemoryContext;
+	ssup->ssup_collation = attr->attcollation;
+	ssup->ssup_nulls_first = false;
+	PrepareSortSupportFromOrderingOp(tc->lt_opr, ssup);
+	return true;
 }
 
 bytea *

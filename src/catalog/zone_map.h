@@ -11,6 +11,7 @@
 
 #include "access/tupdesc.h"
 #include "fmgr.h"
+#include "utils/sortsupport.h"
 
 /* Larger bounds are not kept: zone maps are for small values. */
 #define ZONE_BOUND_MAX_BYTES 256
@@ -21,6 +22,14 @@
  * no filter would prune on: arrays, composites, json, jsonb, ...).
  */
 extern FmgrInfo *zone_map_cmp(Form_pg_attribute attr);
+
+/*
+ * The same ordering as a sort comparator, which writers computing bounds
+ * of many values use (no function call per comparison, and text keeps
+ * the result of comparing the same strings again); false when the column
+ * gets no zone map.
+ */
+extern bool zone_map_sortsupport(Form_pg_attribute attr, SortSupport ssup);
 
 /* NULL when the value is too large to keep. */
 extern bytea *zone_bound_serialize(Datum value, Form_pg_attribute attr);

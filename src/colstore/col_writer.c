@@ -278,28 +278,52 @@ col_writer_insert(ColWriter *w, Relation rel, TupleTableSlot *slot,
  */
 static bool
 chunk_minmax(ColWriter *w, int attno, uint32 start, uint32 end,
-			 FmgrInfo *cmp, Datum *min, Datum *max)
+			 SortSupport ssup, Datum *min, Datum *max)
 {
-	Oid			collation = TupleDescAttr(w->tupdesc, attno)->attcollation;
+	const bool *isnull = w->isnull[attno];
+	const Datum *values = w->values[attno];
 	bool		have = false;
-	uint32		r;
+	uint32		r = start;
 
-	for (r = start; r < end; r++)
+	/*
+	 * Values in pairs: the smaller one against the minimum, the larger
+	 * against the maximum, three comparisons for two values.
+	 */
+	while (r < end)
 	{
-		Datum		v;
+		Datum		lo;
+		Datum		hi;
 
-		if (w->isnull[attno][r])
+		if (isnull[r])
+		{
+			r++;
 			continue;
-		v = w->values[attno][r];
+		}
+		lo = hi = values[r++];
+		while (r < end && isnull[r])
+			r++;
+		if (r < end)
+		{
+			hi = values[r++];
+			if (ApplySortComparator(lo, false, hi, false, ssup) > 0)
+			{
+				Datum		swap = lo;
+
+				lo = hi;
+				hi = swap;
+			}
+		}
 		if (!have)
 		{
-			*min = *max = v;
+			*min = lo;
+			*max = hi;
 			have = true;
+			continue;
 		}
-		else if (DatumGetInt32(FunctionCall2Coll(cmp, collation, v, *min)) < 0)
-			*min = v;
-		else if (DatumGetInt32(FunctionCall2Coll(cmp, collation, v, *max)) > 0)
-			*max = v;
+		if (ApplySortComparator(lo, false, *min, false, ssup) < 0)
+			*min = lo;
+		if (ApplySortComparator(hi, false, *max, false, ssup) > 0)
+			*max = hi;
 	}
 	return have;
 }
@@ -490,7 +514,8 @@ col_writer_flush(ColWriter *w, Relation rel)
 	const Codec *codec = codec_by_id(w->opts.codec);
 	MemoryContext flush_cxt;
 	MemoryContext old;
-	FmgrInfo  **cmps;
+	SortSupportData *cmps;
+	bool	   *has_cmp;
 	bool	   *have_stripe_bounds;
 	Datum	   *stripe_min;
 	Datum	   *stripe_max;
@@ -518,7 +543,8 @@ col_writer_flush(ColWriter *w, Relation rel)
 
 	ngroups = (w->nrows + group_limit - 1) / group_limit;
 	chunks = palloc0(sizeof(ChunkMeta) * ngroups * Max(natts, 1));
-	cmps = palloc(sizeof(FmgrInfo *) * Max(natts, 1));
+	cmps = palloc(sizeof(SortSupportData) * Max(natts, 1));
+	has_cmp = palloc(sizeof(bool) * Max(natts, 1));
 	have_stripe_bounds = palloc0(sizeof(bool) * Max(natts, 1));
 	stripe_min = palloc0(sizeof(Datum) * Max(natts, 1));
 	stripe_max = palloc0(sizeof(Datum) * Max(natts, 1));
@@ -526,7 +552,7 @@ col_writer_flush(ColWriter *w, Relation rel)
 	stripe.attr_max = palloc0(sizeof(bytea *) * Max(natts, 1));
 	stripe.attr_null_count = palloc0(sizeof(uint64) * Max(natts, 1));
 	for (a = 0; a < natts; a++)
-		cmps[a] = zone_map_cmp(TupleDescAttr(w->tupdesc, a));
+		has_cmp[a] = zone_map_sortsupport(TupleDescAttr(w->tupdesc, a), &cmps[a]);
 	group_rows = palloc(sizeof(uint32) * ngroups);
 	initStringInfo(&stream);
 
@@ -569,12 +595,12 @@ col_writer_flush(ColWriter *w, Relation rel)
 			MemoryContextReset(w->chunk_cxt);
 
 			stripe.attr_null_count[a] += c->null_count;
-			if (cmps[a] != NULL)
+			if (has_cmp[a])
 			{
 				Datum		min = 0;
 				Datum		max = 0;
 
-				if (chunk_minmax(w, a, start, end, cmps[a], &min, &max))
+				if (chunk_minmax(w, a, start, end, &cmps[a], &min, &max))
 				{
 					c->min_value = zone_bound_serialize(min, attr);
 					c->max_value = zone_bound_serialize(max, attr);
@@ -588,11 +614,11 @@ col_writer_flush(ColWriter *w, Relation rel)
 					}
 					else
 					{
-						if (DatumGetInt32(FunctionCall2Coll(cmps[a], attr->attcollation,
-															min, stripe_min[a])) < 0)
+						if (ApplySortComparator(min, false, stripe_min[a], false,
+												&cmps[a]) < 0)
 							stripe_min[a] = min;
-						if (DatumGetInt32(FunctionCall2Coll(cmps[a], attr->attcollation,
-															max, stripe_max[a])) > 0)
+						if (ApplySortComparator(max, false, stripe_max[a], false,
+												&cmps[a]) > 0)
 							stripe_max[a] = max;
 					}
 				}
