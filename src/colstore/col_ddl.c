@@ -24,6 +24,12 @@ insert_row(void *writer, Relation rel, TupleTableSlot *slot, CommandId cid)
 	col_writer_insert(writer, rel, slot, cid);
 }
 
+static void
+keep_insert_order(void *writer)
+{
+	col_writer_keep_order(writer);
+}
+
 static void *
 fetch_begin(Relation rel, Snapshot snapshot)
 {
@@ -134,6 +140,7 @@ const StorageAm colcompress_storage_am = {
 	.metadata_table = "stripe",
 	.writer_ops = &col_writer_ops,
 	.insert = insert_row,
+	.keep_insert_order = keep_insert_order,
 	.delete_metadata = stripe_meta_delete_storage,
 	.count_rows = col_count_rows,
 	.fetch_begin = fetch_begin,
@@ -145,7 +152,6 @@ const StorageAm colcompress_storage_am = {
 	.list_streams = list_streams,
 	.copy_streams = copy_streams,
 	.delete_stream = delete_stream,
-	.cluster_hint = "Use VACUUM FULL, or the orderby option with engine.colcompress_merge().",
 };
 
 void

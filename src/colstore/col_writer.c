@@ -71,6 +71,12 @@ struct ColWriter
 	RowRunBuilder rows;			/* row numbers and command ids, in cxt */
 };
 
+void
+col_writer_keep_order(ColWriter *w)
+{
+	w->opts.orderby = NULL;
+}
+
 static void *
 ops_create(Relation rel, MemoryContext cxt)
 {

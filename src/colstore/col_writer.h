@@ -28,6 +28,9 @@ extern void col_writer_insert(ColWriter *writer, Relation rel,
 							  TupleTableSlot *slot, CommandId cid);
 
 /* Writes the buffered rows as one stripe (nothing when empty). */
+/* Write the rows in the order they come, whatever the orderby option. */
+extern void col_writer_keep_order(ColWriter *writer);
+
 extern void col_writer_flush(ColWriter *writer, Relation rel);
 
 extern uint64 col_writer_pending_rows(const ColWriter *writer);

@@ -92,6 +92,16 @@ typedef bool TU_UpdateIndexes;
 #define COMPAT_TAM_BITMAP_ITERATES 1
 #endif
 
+/* index_beginscan took instrumentation from 18 on. */
+#include "access/genam.h"
+#if PG_VERSION_NUM >= 180000
+#define compat_index_beginscan(heap, index, snapshot, nkeys, norderbys) \
+	index_beginscan((heap), (index), (snapshot), NULL, (nkeys), (norderbys))
+#else
+#define compat_index_beginscan(heap, index, snapshot, nkeys, norderbys) \
+	index_beginscan((heap), (index), (snapshot), (nkeys), (norderbys))
+#endif
+
 /* tuplesort_getdatum gained a "copy" argument in 16. */
 #include "utils/tuplesort.h"
 #if PG_VERSION_NUM >= 160000

@@ -16,9 +16,11 @@
  */
 #include "compat/compat.h"
 
+#include "access/heapam.h"
 #include "access/multixact.h"
 #include "access/parallel.h"
 #include "access/xact.h"
+#include "catalog/pg_am.h"
 #include "catalog/pg_publication.h"
 #include "miscadmin.h"
 #include "pgstat.h"
@@ -27,6 +29,7 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
+#include "utils/tuplesort.h"
 
 #include "catalog/free_space.h"
 #include "catalog/row_marks.h"
@@ -128,6 +131,12 @@ storage_am_copy_data(Relation rel, const CompatRelFileLocator *newlocator)
 /*
  * VACUUM FULL and CLUSTER: rewrite every visible row into the new storage.
  * The old storage's metadata goes when the old files are dropped.
+ *
+ * CLUSTER writes the rows in the index's order: through a sort on the
+ * index keys for a btree (which is also far cheaper for us than fetching
+ * row by row, so it is used whatever the planner's use_sort says), through
+ * an index scan for the other kinds that can order (GiST).  A colcompress
+ * writer then keeps that order instead of sorting stripes by orderby.
  */
 void
 storage_am_copy_for_cluster(const StorageAm *am, Relation OldTable,
@@ -137,17 +146,10 @@ storage_am_copy_for_cluster(const StorageAm *am, Relation OldTable,
 							MultiXactId *multi_cutoff, double *num_tuples,
 							double *tups_vacuumed, double *tups_recently_dead)
 {
+	Snapshot	snapshot = GetActiveSnapshot();
 	TupleTableSlot *slot;
-	TableScanDesc scan;
 	void	   *writer;
 	CommandId	cid = GetCurrentCommandId(true);
-
-	if (OldIndex != NULL || use_sort)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("CLUSTER is not supported on %s table \"%s\"",
-						am->name, RelationGetRelationName(OldTable)),
-				 errhint("%s", am->cluster_hint)));
 
 	*num_tuples = 0;
 	*tups_vacuumed = 0;
@@ -156,15 +158,66 @@ storage_am_copy_for_cluster(const StorageAm *am, Relation OldTable,
 	*multi_cutoff = GetOldestMultiXactId();
 
 	slot = table_slot_create(OldTable, NULL);
-	scan = table_beginscan(OldTable, GetActiveSnapshot(), 0, NULL);
 	writer = pending_writer(NewTable, am->writer_ops);
-	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
+	if (OldIndex != NULL && am->keep_insert_order != NULL)
+		am->keep_insert_order(writer);
+
+	if (OldIndex != NULL && OldIndex->rd_rel->relam == BTREE_AM_OID)
 	{
-		CHECK_FOR_INTERRUPTS();
-		am->insert(writer, NewTable, slot, cid);
-		*num_tuples += 1;
+		Tuplesortstate *sort = tuplesort_begin_cluster(RelationGetDescr(OldTable),
+													   OldIndex,
+													   maintenance_work_mem,
+													   NULL, TUPLESORT_NONE);
+		TableScanDesc scan = table_beginscan(OldTable, snapshot, 0, NULL);
+		HeapTuple	tuple;
+
+		while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
+		{
+			bool		should_free;
+
+			CHECK_FOR_INTERRUPTS();
+			tuple = ExecFetchSlotHeapTuple(slot, true, &should_free);
+			tuplesort_putheaptuple(sort, tuple);
+			if (should_free)
+				heap_freetuple(tuple);
+		}
+		table_endscan(scan);
+		tuplesort_performsort(sort);
+		while ((tuple = tuplesort_getheaptuple(sort, true)) != NULL)
+		{
+			CHECK_FOR_INTERRUPTS();
+			ExecForceStoreHeapTuple(tuple, slot, false);
+			am->insert(writer, NewTable, slot, cid);
+			*num_tuples += 1;
+		}
+		tuplesort_end(sort);
 	}
-	table_endscan(scan);
+	else if (OldIndex != NULL)
+	{
+		IndexScanDesc scan = compat_index_beginscan(OldTable, OldIndex,
+													snapshot, 0, 0);
+
+		index_rescan(scan, NULL, 0, NULL, 0);
+		while (index_getnext_slot(scan, ForwardScanDirection, slot))
+		{
+			CHECK_FOR_INTERRUPTS();
+			am->insert(writer, NewTable, slot, cid);
+			*num_tuples += 1;
+		}
+		index_endscan(scan);
+	}
+	else
+	{
+		TableScanDesc scan = table_beginscan(OldTable, snapshot, 0, NULL);
+
+		while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
+		{
+			CHECK_FOR_INTERRUPTS();
+			am->insert(writer, NewTable, slot, cid);
+			*num_tuples += 1;
+		}
+		table_endscan(scan);
+	}
 	ExecDropSingleTupleTableSlot(slot);
 	am->writer_ops->flush(writer, NewTable);
 }

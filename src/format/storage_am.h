@@ -43,6 +43,8 @@ typedef struct StorageAm
 	const PendingWriterOps *writer_ops;
 	void		(*insert) (void *writer, Relation rel, TupleTableSlot *slot,
 						   CommandId cid);
+	/* optional: the writer keeps the order rows come in (CLUSTER) */
+	void		(*keep_insert_order) (void *writer);
 	/* removes every metadata row of a storage id */
 	void		(*delete_metadata) (uint64 storage_id);
 	/* visible rows of the relation under snapshot */
@@ -78,8 +80,6 @@ typedef struct StorageAm
 								 void (*emit) (TupleTableSlot *slot, void *arg),
 								 void *arg);
 	void		(*delete_stream) (uint64 storage_id, uint64 stream_num);
-	/* errhint of CLUSTER's refusal */
-	const char *cluster_hint;
 } StorageAm;
 
 /*

@@ -116,7 +116,6 @@ const StorageAm rowcompress_storage_am = {
 	.list_streams = list_streams,
 	.copy_streams = copy_streams,
 	.delete_stream = batch_meta_delete_batch,
-	.cluster_hint = "Use VACUUM FULL, or rewrite the table with INSERT ... SELECT ... ORDER BY.",
 };
 
 void
