@@ -210,6 +210,21 @@ col_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent,
 }
 
 /*
+ * Rows in a frame: at most FRAME_MAX_ROWS of a unit (chunk group or
+ * batch) of unit_rows, and, for rowcompress, whose frames hold whole rows,
+ * about FRAME_TARGET_RAW_BYTES of rows of row_width bytes.
+ */
+static double
+frame_rows_of(double unit_rows, double row_width)
+{
+	double		rows = Min(unit_rows, FRAME_MAX_ROWS);
+
+	if (row_width > 0)
+		rows = Min(rows, Max(FRAME_TARGET_RAW_BYTES / row_width, 1.0));
+	return rows;
+}
+
+/*
  * Frames an index or bitmap path decodes per column: one per row fetched,
  * at most every frame of the table; 0 for other paths.
  */
@@ -235,14 +250,13 @@ frames_touched(RelOptInfo *rel, Path *path, double frame_rows)
  * (rowcompress): index and bitmap paths pay that once per frame they
  * touch.  Without this, nested loops of index scans look cheap and decode
  * a frame per row, and a plain scan looks cheaper than a bitmap scan that
- * decodes a tenth of the table.  unit_rows is the chunk group or batch
- * size; frames hold at most FRAME_MAX_ROWS of its rows.
+ * decodes a tenth of the table.  frame_rows is the rows of a frame
+ * (frame_rows_of()).
  */
 static void
-charge_decoding(PlannerInfo *root, RelOptInfo *rel, double unit_rows,
+charge_decoding(PlannerInfo *root, RelOptInfo *rel, double frame_rows,
 				int natts)
 {
-	double		frame_rows = Min(unit_rows, FRAME_MAX_ROWS);
 	bool		charged_fetches = false;
 	Path	   *seqscan;
 	ListCell   *lc;
@@ -284,10 +298,9 @@ charge_decoding(PlannerInfo *root, RelOptInfo *rel, double unit_rows,
  * cheaper by the other columns' frames.
  */
 static void
-add_bitmap_columns_paths(RelOptInfo *rel, double unit_rows, int natts,
+add_bitmap_columns_paths(RelOptInfo *rel, double frame_rows, int natts,
 						 int nused)
 {
-	double		frame_rows = Min(unit_rows, FRAME_MAX_ROWS);
 	List	   *bitmap_paths = NIL;
 	ListCell   *lc;
 
@@ -332,7 +345,10 @@ col_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 
 		table_close(relation, NoLock);
 		rowcompress_options_get(rte->relid, &ropts);
-		charge_decoding(root, rel, Max(ropts.batch_size, 1), natts);
+		charge_decoding(root, rel,
+						frame_rows_of(Max(ropts.batch_size, 1),
+									  get_relation_data_width(rte->relid, NULL)),
+						natts);
 		if (storage_engine_enable_custom_scan &&
 			used_columns(list_concat(list_copy(rel->reltarget->exprs),
 									 extract_actual_clauses(rel->baserestrictinfo, false)),
@@ -347,14 +363,15 @@ col_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	}
 	table_close(relation, NoLock);
 	colcompress_options_get(rte->relid, &opts);
-	charge_decoding(root, rel, Max(opts.chunk_group_row_limit, 1), natts);
+	charge_decoding(root, rel, frame_rows_of(Max(opts.chunk_group_row_limit, 1), 0),
+					natts);
 
 	used = used_columns(list_concat(list_copy(rel->reltarget->exprs),
 									extract_actual_clauses(rel->baserestrictinfo, false)),
 						rel->relid, natts);
 	nused = list_length(used);
 	if (storage_engine_enable_bitmap_projection && nused < natts)
-		add_bitmap_columns_paths(rel, Max(opts.chunk_group_row_limit, 1),
+		add_bitmap_columns_paths(rel, frame_rows_of(Max(opts.chunk_group_row_limit, 1), 0),
 								 natts, nused);
 
 	/* the table AM's own parallel scan obeys the same switch */
