@@ -7,7 +7,8 @@
  *	  The stripe list is read once, at the start, with the scan's snapshot
  *	  (plus this transaction's own stripes, see meta_snapshot_for); every
  *	  participant of a parallel scan builds the same list from the same
- *	  snapshot and claims stripes from a shared counter.
+ *	  snapshot and claims chunk groups, numbered across that list, from a
+ *	  shared counter.
  *
  *	  Chunks are decoded by col_chunk.c, which checks every stored byte
  *	  before use.
@@ -57,6 +58,15 @@ col_reader_begin(Relation rel, Snapshot snapshot, const bool *projected,
 	if (storage_read_meta(rel, &meta))
 		r->stripes = stripe_meta_list(meta.storage_id, snapshot);
 	r->nstripes = list_length(r->stripes);
+	if (parallel != NULL)
+	{
+		r->group_start = palloc(sizeof(uint64) * (r->nstripes + 1));
+		r->group_start[0] = 0;
+		for (i = 0; i < r->nstripes; i++)
+			r->group_start[i + 1] = r->group_start[i] +
+				Max(((StripeMeta *) list_nth(r->stripes, i))->chunk_group_count, 0);
+		r->claim_tested = -1;
+	}
 	r->stripe_index = -1;
 	r->group_index = -1;
 	r->batch.natts = natts;
@@ -117,14 +127,18 @@ group_stats(void *zone, AttrNumber attno, ZoneStats *stats)
 static bool
 stripe_excluded(ColReader *r, int si)
 {
-	if (r->filter == NULL)
+	return r->filter != NULL &&
+		r->filter(r->filter_arg, stripe_stats, list_nth(r->stripes, si));
+}
+
+/* stripe_excluded, counting the stripe as pruned when it is */
+static bool
+skip_stripe(ColReader *r, int si)
+{
+	if (!stripe_excluded(r, si))
 		return false;
-	if (r->filter(r->filter_arg, stripe_stats, list_nth(r->stripes, si)))
-	{
-		r->stripes_pruned++;
-		return true;
-	}
-	return false;
+	r->stripes_pruned++;
+	return true;
 }
 
 void
@@ -324,12 +338,49 @@ load_group(ColReader *r, int group)
 	MemoryContextSwitchTo(old);
 }
 
-static int
-claim_stripe(ColReader *r)
+/*
+ * A parallel scan's next chunk group: *si and *group; false when none is
+ * left.  Participants claim groups, not stripes, so that they finish
+ * together even over a few large stripes; every one lists the same
+ * stripes (same snapshot), so a group's number means the same to all.  A
+ * stripe is counted read or pruned by whoever claims its first group, so
+ * EXPLAIN's counts are those of a serial scan.
+ */
+static bool
+claim_group(ColReader *r, int *si, int *group)
 {
-	uint64		next = pg_atomic_fetch_add_u64(&r->parallel->next_stripe, 1);
+	for (;;)
+	{
+		uint64		unit = pg_atomic_fetch_add_u64(&r->parallel->next_group, 1);
+		int			s = r->claim_stripe;
+		uint64		g;
 
-	return next < (uint64) r->nstripes ? (int) next : -1;
+		if (unit >= r->group_start[r->nstripes])
+			return false;
+		/* one participant's claims only grow */
+		while (unit >= r->group_start[s + 1])
+			s++;
+		r->claim_stripe = s;
+		g = unit - r->group_start[s];
+		if (r->claim_tested != s)
+		{
+			r->claim_excluded = stripe_excluded(r, s);
+			r->claim_tested = s;
+		}
+		if (g == 0)
+		{
+			if (r->claim_excluded)
+				r->stripes_pruned++;
+			else
+				r->stripes_read++;
+		}
+		if (!r->claim_excluded)
+		{
+			*si = s;
+			*group = (int) g;
+			return true;
+		}
+	}
 }
 
 bool
@@ -342,18 +393,12 @@ col_reader_next_batch(ColReader *r, bool forward)
 
 		if (r->parallel != NULL)
 		{
-			if (si < 0 || gi + 1 >= r->stripe->chunk_group_count)
-			{
-				do
-					si = claim_stripe(r);
-				while (si >= 0 && stripe_excluded(r, si));
-				if (si < 0)
-					return false;
-				load_stripe(r, si);
-				r->stripes_read++;
-				gi = -1;
-			}
-			load_group(r, gi + 1);
+			int			group;
+
+			if (!claim_group(r, &si, &group))
+				return false;
+			load_stripe(r, si);
+			load_group(r, group);
 		}
 		else if (forward)
 		{
@@ -361,7 +406,7 @@ col_reader_next_batch(ColReader *r, bool forward)
 			{
 				do
 					si++;
-				while (si < r->nstripes && stripe_excluded(r, si));
+				while (si < r->nstripes && skip_stripe(r, si));
 				if (si >= r->nstripes)
 					return false;
 				load_stripe(r, si);
@@ -378,7 +423,7 @@ col_reader_next_batch(ColReader *r, bool forward)
 			{
 				do
 					si--;
-				while (si >= 0 && stripe_excluded(r, si));
+				while (si >= 0 && skip_stripe(r, si));
 				if (si < 0)
 					return false;
 				load_stripe(r, si);
@@ -477,6 +522,8 @@ col_reader_reset(ColReader *r, bool forward)
 	r->stripe = NULL;
 	r->batch.nrows = 0;
 	r->have_batch = false;
+	r->claim_stripe = 0;
+	r->claim_tested = -1;
 	MemoryContextReset(r->stripe_cxt);
 	MemoryContextReset(r->batch_cxt);
 }

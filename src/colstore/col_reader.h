@@ -18,11 +18,14 @@
 #include "catalog/zone_map.h"
 #include "vector/batch.h"
 
-/* Shared state of a parallel scan: participants claim stripes in turn. */
+/*
+ * Shared state of a parallel scan: participants claim chunk groups in
+ * turn, numbered across the stripe list.
+ */
 typedef struct ColParallelScanDescData
 {
 	ParallelTableScanDescData base;
-	pg_atomic_uint64 next_stripe;
+	pg_atomic_uint64 next_group;
 } ColParallelScanDescData;
 
 typedef struct ColReader
@@ -36,6 +39,12 @@ typedef struct ColReader
 
 	List	   *stripes;		/* StripeMeta *, in stripe order */
 	int			nstripes;
+
+	/* parallel scans: number of the first group of each stripe [nstripes + 1] */
+	uint64	   *group_start;
+	int			claim_stripe;	/* stripe of the group claimed last */
+	int			claim_tested;	/* stripe whose filter result is claim_excluded */
+	bool		claim_excluded;
 
 	/* the stripe whose chunk metadata is loaded */
 	int			stripe_index;

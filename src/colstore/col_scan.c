@@ -88,7 +88,7 @@ col_parallelscan_initialize(Relation rel, ParallelTableScanDesc pscan)
 	ColParallelScanDescData *p = (ColParallelScanDescData *) pscan;
 
 	p->base.phs_syncscan = false;
-	pg_atomic_init_u64(&p->next_stripe, 0);
+	pg_atomic_init_u64(&p->next_group, 0);
 	return sizeof(ColParallelScanDescData);
 }
 
@@ -97,7 +97,7 @@ col_parallelscan_reinitialize(Relation rel, ParallelTableScanDesc pscan)
 {
 	ColParallelScanDescData *p = (ColParallelScanDescData *) pscan;
 
-	pg_atomic_write_u64(&p->next_stripe, 0);
+	pg_atomic_write_u64(&p->next_group, 0);
 }
 
 /*

@@ -240,7 +240,7 @@ static void
 init_shared(ColScanShared *shared)
 {
 	memset(shared, 0, sizeof(ColScanShared));
-	pg_atomic_init_u64(&shared->pscan.next_stripe, 0);
+	pg_atomic_init_u64(&shared->pscan.next_group, 0);
 	pg_atomic_init_u64(&shared->stripes_read, 0);
 	pg_atomic_init_u64(&shared->stripes_pruned, 0);
 	pg_atomic_init_u64(&shared->groups_read, 0);
