@@ -87,9 +87,11 @@ col_reader_use_desc(ColReader *r, TupleDesc desc)
 }
 
 void
-col_reader_set_filter(ColReader *r, ZoneFilterFn filter, void *arg)
+col_reader_set_filter(ColReader *r, ZoneFilterFn filter,
+					  ZoneFilterFn all_match, void *arg)
 {
 	r->filter = filter;
+	r->all_match = all_match;
 	r->filter_arg = arg;
 }
 
@@ -282,6 +284,7 @@ load_group(ColReader *r, int group)
 		nrows = r->visible_rows > first ? (uint32) (r->visible_rows - first) : 0;
 
 	/* a chunk group the filter excludes is not read at all */
+	r->batch_all_match = false;
 	if (nrows > 0 && r->filter != NULL)
 	{
 		if (r->filter(r->filter_arg, group_stats, r))
@@ -290,7 +293,15 @@ load_group(ColReader *r, int group)
 			nrows = 0;
 		}
 		else
+		{
 			r->groups_read++;
+			if (r->all_match != NULL &&
+				r->all_match(r->filter_arg, group_stats, r))
+			{
+				r->batch_all_match = true;
+				r->groups_matched++;
+			}
+		}
 	}
 	else if (nrows > 0)
 		r->groups_read++;

@@ -79,6 +79,11 @@ typedef struct ColReader
 	uint64		stripes_pruned;
 	uint64		groups_read;
 	uint64		groups_pruned;
+
+	/* optional: does every row of a zone satisfy the filter? */
+	ZoneFilterFn all_match;
+	bool		batch_all_match;	/* for the loaded batch */
+	uint64		groups_matched;
 } ColReader;
 
 extern ColReader *col_reader_begin(Relation rel, Snapshot snapshot,
@@ -86,8 +91,13 @@ extern ColReader *col_reader_begin(Relation rel, Snapshot snapshot,
 								   ColParallelScanDescData *parallel);
 extern void col_reader_end(ColReader *reader);
 
-/* Skip stripes and chunk groups the filter excludes (before reading). */
-extern void col_reader_set_filter(ColReader *reader, ZoneFilterFn filter, void *arg);
+/*
+ * Skip stripes and chunk groups the filter excludes (before reading); with
+ * all_match, also tell (batch_all_match) when a chunk group's bounds show
+ * that each of its rows satisfies the filter.
+ */
+extern void col_reader_set_filter(ColReader *reader, ZoneFilterFn filter,
+								  ZoneFilterFn all_match, void *arg);
 
 /*
  * Decode with desc instead of the relation's descriptor.  ALTER COLUMN

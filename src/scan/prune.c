@@ -16,7 +16,11 @@
  *	  its collation (catalog/zone_map.c); a comparison under another
  *	  collation is not used.  Pruning only ever skips zones that cannot
  *	  hold a matching row; the scan still evaluates the full filter on the
- *	  rows it reads, so results never depend on pruning.
+ *	  rows it reads, so results never depend on pruning.  The one exception
+ *	  is proven, not guessed: when the tests stand for the whole filter
+ *	  (prune_complete) and a zone's bounds show that every row satisfies
+ *	  them (no NULL, both bounds inside), the scan skips evaluating the
+ *	  filter on that zone's rows.
  *
  *-------------------------------------------------------------------------
  */
@@ -65,6 +69,7 @@ struct PruneNode
 	Datum		value;
 	int			nvalues;		/* IN */
 	Datum	   *values;
+	bool		complete;		/* the whole clause: no AND arm left out */
 	MemoryContext cxt;			/* root only: scratch, reset per test */
 };
 
@@ -288,14 +293,17 @@ build(Expr *clause, Index relid, TupleDesc desc, PlanState *parent,
 
 		node = palloc0(sizeof(PruneNode));
 		node->kind = is_and ? PRUNE_AND : PRUNE_OR;
+		node->complete = true;
 		foreach(lc, ((BoolExpr *) clause)->args)
 		{
 			PruneNode  *child = build(lfirst(lc), relid, desc, parent, econtext);
 
+			if (child == NULL && !is_and)
+				return NULL;	/* an OR arm that cannot prune */
+			if (child == NULL || !child->complete)
+				node->complete = false;
 			if (child != NULL)
 				node->children = lappend(node->children, child);
-			else if (!is_and)
-				return NULL;	/* an OR arm that cannot prune */
 		}
 		return node->children != NIL ? node : NULL;
 	}
@@ -304,6 +312,7 @@ build(Expr *clause, Index relid, TupleDesc desc, PlanState *parent,
 
 	node = palloc0(sizeof(PruneNode));
 	node->kind = leaf.kind;
+	node->complete = true;
 	node->attno = leaf.attno;
 	node->attr = TupleDescAttr(desc, leaf.attno - 1);
 	node->strategy = leaf.strategy;
@@ -430,6 +439,97 @@ excluded(PruneNode *n, ZoneStatsFn stats_fn, void *zone)
 		default:
 			return false;
 	}
+}
+
+/* Does every row with a value in [min, max] satisfy "col op value"? */
+static bool
+cmp_holds(PruneNode *n, int strategy, const ZoneStats *s, Datum value)
+{
+	switch (strategy)
+	{
+		case BTLessStrategyNumber:
+			return compare(n, s->max, value) < 0;
+		case BTLessEqualStrategyNumber:
+			return compare(n, s->max, value) <= 0;
+		case BTEqualStrategyNumber:
+			return compare(n, s->min, value) == 0 && compare(n, s->max, value) == 0;
+		case BTGreaterEqualStrategyNumber:
+			return compare(n, s->min, value) >= 0;
+		case BTGreaterStrategyNumber:
+			return compare(n, s->min, value) > 0;
+		case STRATEGY_NOT_EQUAL:
+			return compare(n, s->max, value) < 0 || compare(n, s->min, value) > 0;
+	}
+	return false;
+}
+
+/* Does every row of the zone satisfy the (complete) clause of n? */
+static bool
+holds(PruneNode *n, ZoneStatsFn stats_fn, void *zone)
+{
+	ZoneStats	s;
+	ListCell   *lc;
+	int			i;
+
+	switch (n->kind)
+	{
+		case PRUNE_AND:
+			foreach(lc, n->children)
+				if (!holds(lfirst(lc), stats_fn, zone))
+					return false;
+			return true;
+		case PRUNE_OR:
+			foreach(lc, n->children)
+				if (holds(lfirst(lc), stats_fn, zone))
+					return true;
+			return false;
+		default:
+			break;
+	}
+
+	if (!stats_fn(zone, n->attno, &s))
+		return false;
+	switch (n->kind)
+	{
+		case PRUNE_IS_NULL:
+			return s.null_count >= s.row_count;
+		case PRUNE_IS_NOT_NULL:
+			return s.null_count == 0;
+		case PRUNE_CMP:
+		case PRUNE_IN:
+			/* strict comparisons: a NULL row does not satisfy them */
+			if (n->value_isnull || s.null_count > 0 || s.min == NULL || s.max == NULL)
+				return false;
+			if (n->kind == PRUNE_CMP)
+				return cmp_holds(n, n->strategy, &s, n->value);
+			for (i = 0; i < n->nvalues; i++)
+				if (cmp_holds(n, BTEqualStrategyNumber, &s, n->values[i]))
+					return true;
+			return false;
+		default:
+			return false;
+	}
+}
+
+bool
+prune_complete(PruneNode *root)
+{
+	return root != NULL && root->complete;
+}
+
+bool
+prune_zone_all_match(PruneNode *root, ZoneStatsFn stats_fn, void *zone)
+{
+	MemoryContext old;
+	bool		result;
+
+	if (!prune_complete(root))
+		return false;
+	old = MemoryContextSwitchTo(root->cxt);
+	result = holds(root, stats_fn, zone);
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(root->cxt);
+	return result;
 }
 
 bool

@@ -30,4 +30,13 @@ extern PruneNode *prune_build(List *clauses, Relation rel, TupleDesc desc,
 /* True when no row of the zone can satisfy the clauses. */
 extern bool prune_zone_excluded(PruneNode *node, ZoneStatsFn stats_fn, void *zone);
 
+/* Do the tests stand for every clause given to prune_build, whole? */
+extern bool prune_complete(PruneNode *node);
+
+/*
+ * True when every row of the zone satisfies the clauses (which must be
+ * complete): its bounds lie inside every comparison and no value is NULL.
+ */
+extern bool prune_zone_all_match(PruneNode *node, ZoneStatsFn stats_fn, void *zone);
+
 #endif							/* STORAGE_ENGINE_PRUNE_H */

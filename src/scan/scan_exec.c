@@ -16,6 +16,7 @@
 #include "commands/explain.h"
 #include COMPAT_EXPLAIN_FORMAT_HEADER
 #include "executor/executor.h"
+#include "miscadmin.h"
 #include "nodes/extensible.h"
 #include "nodes/makefuncs.h"
 #include "optimizer/optimizer.h"
@@ -36,6 +37,7 @@ typedef struct ColScanShared
 	pg_atomic_uint64 stripes_pruned;
 	pg_atomic_uint64 groups_read;
 	pg_atomic_uint64 groups_pruned;
+	pg_atomic_uint64 groups_matched;
 } ColScanShared;
 
 typedef struct ColScanState
@@ -50,6 +52,9 @@ typedef struct ColScanState
 	uint64		stripes_pruned;
 	uint64		groups_read;
 	uint64		groups_pruned;
+	uint64		groups_matched;
+	/* the filter is all prunable clauses: zone maps can prove it */
+	bool		filter_provable;
 } ColScanState;
 
 static Node *create_col_scan_state(CustomScan *cscan);
@@ -101,6 +106,9 @@ build_prune(ColScanState *state)
 
 	state->prune = prune_build(cscan->custom_exprs, rel, RelationGetDescr(rel),
 							   &state->css.ss.ps, state->css.ss.ps.ps_ExprContext);
+	/* the pruning clauses are a subset of the filter: are they all of it? */
+	state->filter_provable = prune_complete(state->prune) &&
+		list_length(cscan->custom_exprs) == list_length(cscan->scan.plan.qual);
 }
 
 static void
@@ -142,7 +150,10 @@ reader_of(ColScanState *state)
 										 state->shared ? &state->shared->pscan : NULL);
 
 		if (state->prune != NULL)
-			col_reader_set_filter(r, (ZoneFilterFn) prune_zone_excluded, state->prune);
+			col_reader_set_filter(r, (ZoneFilterFn) prune_zone_excluded,
+								  state->filter_provable ?
+								  (ZoneFilterFn) prune_zone_all_match : NULL,
+								  state->prune);
 		state->reader = r;
 	}
 	return state->reader;
@@ -164,9 +175,44 @@ recheck_row(ScanState *ss, TupleTableSlot *slot)
 	return true;
 }
 
+/*
+ * ExecScan's loop, except that the rows of a chunk group whose zone map
+ * proves the filter (ColReader.batch_all_match) skip evaluating it.
+ */
+static TupleTableSlot *
+exec_proven(ColScanState *state)
+{
+	ScanState  *ss = &state->css.ss;
+	ExprContext *econtext = ss->ps.ps_ExprContext;
+	ExprState  *qual = ss->ps.qual;
+	ProjectionInfo *proj = ss->ps.ps_ProjInfo;
+
+	ResetExprContext(econtext);
+	for (;;)
+	{
+		TupleTableSlot *slot;
+
+		CHECK_FOR_INTERRUPTS();
+		slot = next_row(ss);
+		if (TupIsNull(slot))
+			return proj ? ExecClearTuple(proj->pi_state.resultslot) : slot;
+		econtext->ecxt_scantuple = slot;
+		if (state->reader->batch_all_match || ExecQual(qual, econtext))
+			return proj ? ExecProject(proj) : slot;
+		InstrCountFiltered1(ss, 1);
+		ResetExprContext(econtext);
+	}
+}
+
 static TupleTableSlot *
 exec_col_scan(CustomScanState *node)
 {
+	ColScanState *state = (ColScanState *) node;
+
+	/* EvalPlanQual rechecks go through ExecScan, which knows them */
+	if (state->reader != NULL && state->filter_provable &&
+		node->ss.ps.state->es_epq_active == NULL)
+		return exec_proven(state);
 	return ExecScan(&node->ss, next_row, recheck_row);
 }
 
@@ -182,6 +228,7 @@ retire_reader(ColScanState *state)
 	state->stripes_pruned += r->stripes_pruned;
 	state->groups_read += r->groups_read;
 	state->groups_pruned += r->groups_pruned;
+	state->groups_matched += r->groups_matched;
 	col_reader_end(r);
 	state->reader = NULL;
 }
@@ -198,6 +245,7 @@ end_col_scan(CustomScanState *node)
 		pg_atomic_fetch_add_u64(&state->shared->stripes_pruned, state->stripes_pruned);
 		pg_atomic_fetch_add_u64(&state->shared->groups_read, state->groups_read);
 		pg_atomic_fetch_add_u64(&state->shared->groups_pruned, state->groups_pruned);
+		pg_atomic_fetch_add_u64(&state->shared->groups_matched, state->groups_matched);
 	}
 }
 
@@ -227,6 +275,7 @@ shutdown_col_scan(CustomScanState *node)
 	state->stripes_pruned += pg_atomic_read_u64(&state->shared->stripes_pruned);
 	state->groups_read += pg_atomic_read_u64(&state->shared->groups_read);
 	state->groups_pruned += pg_atomic_read_u64(&state->shared->groups_pruned);
+	state->groups_matched += pg_atomic_read_u64(&state->shared->groups_matched);
 	state->shared = NULL;
 }
 
@@ -245,6 +294,7 @@ init_shared(ColScanShared *shared)
 	pg_atomic_init_u64(&shared->stripes_pruned, 0);
 	pg_atomic_init_u64(&shared->groups_read, 0);
 	pg_atomic_init_u64(&shared->groups_pruned, 0);
+	pg_atomic_init_u64(&shared->groups_matched, 0);
 }
 
 static void
@@ -328,6 +378,7 @@ explain_col_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 		uint64		stripes_pruned = state->stripes_pruned;
 		uint64		groups_read = state->groups_read;
 		uint64		groups_pruned = state->groups_pruned;
+		uint64		groups_matched = state->groups_matched;
 
 		if (state->reader != NULL)
 		{
@@ -335,11 +386,15 @@ explain_col_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 			stripes_pruned += state->reader->stripes_pruned;
 			groups_read += state->reader->groups_read;
 			groups_pruned += state->reader->groups_pruned;
+			groups_matched += state->reader->groups_matched;
 		}
 		ExplainPropertyInteger("Stripes Read", NULL, (int64) stripes_read, es);
 		ExplainPropertyInteger("Stripes Pruned", NULL, (int64) stripes_pruned, es);
 		ExplainPropertyInteger("Chunk Groups Read", NULL, (int64) groups_read, es);
 		ExplainPropertyInteger("Chunk Groups Pruned", NULL, (int64) groups_pruned, es);
+		if (state->filter_provable)
+			ExplainPropertyInteger("Chunk Groups Wholly Matching", NULL,
+								   (int64) groups_matched, es);
 	}
 }
 

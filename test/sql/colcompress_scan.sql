@@ -44,7 +44,8 @@ BEGIN
 	RETURN 'DIFFERENT: ' || fast || ' / ' || slow || ' / ' || heap;
 END $$;
 
--- how many chunk groups a query reads and prunes (serial)
+-- how many chunk groups a query reads and prunes (serial), and how many
+-- its zone maps prove to match whole (their rows skip the filter)
 CREATE FUNCTION pruning(q text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
 	line text;
@@ -52,8 +53,8 @@ DECLARE
 BEGIN
 	PERFORM set_config('max_parallel_workers_per_gather', '0', true);
 	FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF) ' || q LOOP
-		IF line ~ '(Stripes|Chunk Groups) (Read|Pruned)' THEN
-			result := result || regexp_replace(trim(line), '^(\w+)( Groups)? (\w+): ', '\1 \3 ') || '; ';
+		IF line ~ '(Stripes|Chunk Groups) (Read|Pruned|Wholly Matching)' THEN
+			result := result || regexp_replace(trim(line), '^(\w+)( Groups)? ([\w ]+): ', '\1 \3 ') || '; ';
 		END IF;
 	END LOOP;
 	PERFORM set_config('max_parallel_workers_per_gather', '2', true);
