@@ -517,32 +517,27 @@ prune_complete(PruneNode *root)
 	return root != NULL && root->complete;
 }
 
-bool
-prune_zone_all_match(PruneNode *root, ZoneStatsFn stats_fn, void *zone)
+/* Runs test on a zone in the root's scratch memory (bounds deserialized). */
+static bool
+test_zone(PruneNode *root, bool (*test) (PruneNode *, ZoneStatsFn, void *),
+		  ZoneStatsFn stats_fn, void *zone)
 {
-	MemoryContext old;
-	bool		result;
+	MemoryContext old = MemoryContextSwitchTo(root->cxt);
+	bool		result = test(root, stats_fn, zone);
 
-	if (!prune_complete(root))
-		return false;
-	old = MemoryContextSwitchTo(root->cxt);
-	result = holds(root, stats_fn, zone);
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(root->cxt);
 	return result;
 }
 
 bool
+prune_zone_all_match(PruneNode *root, ZoneStatsFn stats_fn, void *zone)
+{
+	return prune_complete(root) && test_zone(root, holds, stats_fn, zone);
+}
+
+bool
 prune_zone_excluded(PruneNode *root, ZoneStatsFn stats_fn, void *zone)
 {
-	MemoryContext old;
-	bool		result;
-
-	if (root == NULL)
-		return false;
-	old = MemoryContextSwitchTo(root->cxt);
-	result = excluded(root, stats_fn, zone);
-	MemoryContextSwitchTo(old);
-	MemoryContextReset(root->cxt);
-	return result;
+	return root != NULL && test_zone(root, excluded, stats_fn, zone);
 }
