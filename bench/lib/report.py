@@ -44,7 +44,7 @@ def write_csvs(out, stamp: dict, res, modes) -> None:
         "query": t.qid, "title": t.title, "kind": t.kind, "status": t.status,
         "runs": len(t.times_ms), "median_ms": _r(t.median), "min_ms": _r(t.min),
         "max_ms": _r(t.max), "times_ms": ";".join(f"{x:.3f}" for x in t.times_ms),
-        "result_rows": t.rows, "note": t.note} for t in res.timings])
+        "result_rows": t.rows, "blocks": t.blocks, "note": t.note} for t in res.timings])
     _write_csv(out / "sizes.csv", stamp, [{
         "suite": ld.suite, "kind": ld.kind, "table": ld.table, "rows": ld.rows,
         "load_s": _r(ld.load_s), "index_s": _r(ld.index_s), "maint_s": _r(ld.maint_s),
@@ -186,6 +186,36 @@ def _queries_section(res, suite, mode) -> list[str]:
     return lines
 
 
+def _blocks_section(res, suite, mode) -> list[str]:
+    """Data each query touched in shared buffers (EXPLAIN ANALYZE BUFFERS),
+    against heap's."""
+    ts = [t for t in res.timings if t.suite == suite and t.mode == mode and t.blocks is not None]
+    if not ts:
+        return []
+    kinds = _kinds_in(res, suite)
+    order, by = [], {}
+    for t in ts:
+        if t.qid not in by:
+            order.append(t.qid)
+        by.setdefault(t.qid, {})[t.kind] = t
+    lines = ["| query | " + " | ".join(kinds) + " |", "|---|" + "---:|" * len(kinds)]
+    for qid in order:
+        row = by[qid]
+        heap = row.get(HEAP.key)
+        cells = []
+        for k in kinds:
+            t = row.get(k)
+            if t is None:
+                cells.append("")
+                continue
+            cell = _mib(t.blocks * 8192)
+            if heap and heap.blocks and k != HEAP.key:
+                cell += f" ({_ratio(t.blocks / heap.blocks)})"
+            cells.append(cell)
+        lines.append(f"| {qid} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def _codec_section(res) -> list[str]:
     if not res.codecs:
         return []
@@ -242,6 +272,10 @@ def write_summary(out, meta: dict, res, modes, charts: dict) -> None:
             if chart:
                 L += [f"![{suite} {md.name}]({chart})", ""]
             L += sec + ["", "Cells: median time (time ÷ heap time; below 1.00× is faster than heap).", ""]
+            blocks = _blocks_section(res, suite, md.name)
+            if blocks:
+                L += ["Data touched in shared buffers by one run (EXPLAIN ANALYZE BUFFERS: "
+                      "blocks hit or read × 8 kB; ÷ heap):", ""] + blocks + [""]
     if res.codecs:
         L += ["## Compression study (TPC-H in colcompress)", ""] + _codec_section(res) + [""]
         if charts.get("codecs"):

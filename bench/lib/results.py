@@ -19,6 +19,9 @@ class Timing:
     times_ms: list = field(default_factory=list)
     rows: int | None = None
     note: str = ""
+    # shared buffers the query touched (hit + read), from one EXPLAIN
+    # (ANALYZE, BUFFERS) after the timed runs; PostgreSQL targets only
+    blocks: int | None = None
 
     @property
     def median(self) -> float | None:

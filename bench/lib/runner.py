@@ -71,6 +71,17 @@ class PgTarget:
                 raise ServerLost(first_line(e)) from e
             raise QueryFailed(first_line(e)) from e
 
+    def blocks_touched(self, sql: str) -> int | None:
+        """Shared buffers hit or read by one run of sql (EXPLAIN ANALYZE
+        BUFFERS; the top node counts its children and parallel workers)."""
+        try:
+            plan = self.conn.execute(
+                "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + sql.strip().rstrip(";")).fetchone()[0]
+        except psycopg.Error:
+            return None
+        top = plan[0]["Plan"]
+        return int(top.get("Shared Hit Blocks", 0)) + int(top.get("Shared Read Blocks", 0))
+
     def close(self) -> None:
         self.conn.close()
 
@@ -165,4 +176,6 @@ def _measure(tm, sql, where, slow_key, q, t, runs, references, results) -> Timin
             results.failures.append(f"ERROR {where}: {e}")
             break
         tm.times_ms.append((time.perf_counter() - t0) * 1000.0)
+    if tm.status == "ok" and hasattr(t, "blocks_touched"):
+        tm.blocks = t.blocks_touched(sql)
     return tm

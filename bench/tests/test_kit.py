@@ -5,7 +5,8 @@ import datetime
 import unittest
 from decimal import Decimal
 
-from bench.lib import check, events, queries, sqltext, tpch
+from bench.lib import check, events, queries, report, sqltext, tpch
+from bench.lib.results import Results, Timing
 
 
 class RenderTest(unittest.TestCase):
@@ -85,6 +86,21 @@ class VariablesTest(unittest.TestCase):
     def test_q11_fraction(self):
         self.assertEqual(tpch.variables(1)["q11_fraction"], "0.0001")
         self.assertEqual(tpch.variables(10)["q11_fraction"], "0.00001")
+
+
+class BlocksReportTest(unittest.TestCase):
+    def test_blocks_against_heap(self):
+        res = Results()
+        for kind in ("heap", "colcompress"):
+            res.set_kind("events", kind, True)
+        res.timings = [Timing("events", "serial", "Q1", "t", "heap", "ok", [1.0], blocks=1024),
+                       Timing("events", "serial", "Q1", "t", "colcompress", "ok", [1.0], blocks=256),
+                       Timing("events", "serial", "Q2", "t", "heap", "ok", [1.0], blocks=None)]
+        lines = report._blocks_section(res, "events", "serial")
+        self.assertEqual(lines[0], "| query | heap | colcompress |")
+        self.assertEqual(lines[2], "| Q1 | 8.0 MiB | 2.0 MiB (0.25×) |")
+        self.assertEqual(len(lines), 3)
+        self.assertEqual(report._blocks_section(res, "events", "parallel"), [])
 
 
 if __name__ == "__main__":
