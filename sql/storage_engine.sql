@@ -308,6 +308,10 @@ CREATE TABLE engine.batch (
 	column_count int NOT NULL,			-- attributes of the stored rows
 	codec smallint NOT NULL,			-- 0 none, 1 pglz, 2 lz4, 3 zstd, 4 deflate
 	checksum int NOT NULL,				-- CRC-32C of the stored bytes
+	-- per column (index = attribute number): the batch's zone map
+	attr_min bytea[] NOT NULL,			-- NULL element: no bound
+	attr_max bytea[] NOT NULL,
+	attr_null_count bigint[] NOT NULL,
 	PRIMARY KEY (storage_id, batch_num)
 );
 

@@ -27,11 +27,11 @@ guc_define(void)
 {
 	DefineCustomBoolVariable("storage_engine.enable_custom_scan",
 							 "Use the ColcompressScan and RowcompressScan custom scans.",
-							 "ColcompressScan reads only the columns a query uses and skips stripes and chunk groups by their zone maps; RowcompressScan counts the rows of a query that reads no column without reading the batches.",
+							 "ColcompressScan reads only the columns a query uses and skips stripes and chunk groups by their zone maps; RowcompressScan skips batches by theirs, and counts the rows of a query that reads no column without reading the batches.",
 							 &storage_engine_enable_custom_scan, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("storage_engine.enable_pruning",
-							 "Skip stripes and chunk groups whose min/max statistics exclude the query's filter.",
+							 "Skip stripes, chunk groups and batches whose min/max statistics exclude the query's filter.",
 							 NULL,
 							 &storage_engine_enable_pruning, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);

@@ -39,7 +39,10 @@ enum
 	Anum_batch_column_count,
 	Anum_batch_codec,
 	Anum_batch_checksum,
-	Natts_batch = Anum_batch_checksum
+	Anum_batch_attr_min,
+	Anum_batch_attr_max,
+	Anum_batch_attr_null_count,
+	Natts_batch = Anum_batch_attr_null_count
 };
 
 static void *
@@ -49,7 +52,9 @@ batch_from_tuple(HeapTuple tuple, TupleDesc desc)
 	bool		nulls[Natts_batch];
 	BatchMeta  *b = palloc0(sizeof(BatchMeta));
 	int			i;
+	int			n;
 
+	meta_check_columns("batch", desc, Natts_batch);
 	heap_deform_tuple(tuple, desc, values, nulls);
 	for (i = 0; i < Natts_batch; i++)
 		if (nulls[i])
@@ -74,6 +79,14 @@ batch_from_tuple(HeapTuple tuple, TupleDesc desc)
 	b->cids = meta_cid_runs_values(values[Anum_batch_command_ids - 1], &b->ncids);
 	if (b->cids == NULL)
 		meta_corrupted("batch", b->storage_id, "malformed command_ids");
+	if (b->column_count < 0)
+		meta_corrupted("batch", b->storage_id, "negative column count");
+	b->attr_min = meta_bytea_array_values(values[Anum_batch_attr_min - 1], b->column_count);
+	b->attr_max = meta_bytea_array_values(values[Anum_batch_attr_max - 1], b->column_count);
+	b->attr_null_count = meta_int8_array_values(values[Anum_batch_attr_null_count - 1], &n);
+	if (b->attr_min == NULL || b->attr_max == NULL ||
+		b->attr_null_count == NULL || n != b->column_count)
+		meta_corrupted("batch", b->storage_id, "zone map arrays do not match the column count");
 	return b;
 }
 
@@ -114,8 +127,13 @@ batch_meta_insert(const BatchMeta *b)
 	values[Anum_batch_column_count - 1] = Int32GetDatum(b->column_count);
 	values[Anum_batch_codec - 1] = Int16GetDatum(b->codec);
 	values[Anum_batch_checksum - 1] = Int32GetDatum((int32) b->checksum);
+	values[Anum_batch_attr_min - 1] = PointerGetDatum(meta_bytea_array(b->attr_min, b->column_count));
+	values[Anum_batch_attr_max - 1] = PointerGetDatum(meta_bytea_array(b->attr_max, b->column_count));
+	values[Anum_batch_attr_null_count - 1] =
+		PointerGetDatum(meta_int8_array(b->attr_null_count, b->column_count));
 
 	rel = meta_table_open("batch", RowExclusiveLock);
+	meta_check_columns("batch", RelationGetDescr(rel), Natts_batch);
 	tuple = heap_form_tuple(RelationGetDescr(rel), values, nulls);
 	CatalogTupleInsert(rel, tuple);
 	heap_freetuple(tuple);

@@ -30,6 +30,10 @@ typedef struct BatchMeta
 	int			column_count;	/* attributes of the rows */
 	int16		codec;
 	uint32		checksum;		/* CRC-32C of the stored bytes */
+	/* zone map, per column [column_count]: bounds (NULL: none), NULLs */
+	bytea	  **attr_min;
+	bytea	  **attr_max;
+	uint64	   *attr_null_count;
 	bool		written_by_me;	/* by the current transaction */
 } BatchMeta;
 

@@ -46,6 +46,17 @@ meta_table_open(const char *name, LOCKMODE lockmode)
 	return table_open(meta_table_relid(name), lockmode);
 }
 
+void
+meta_check_columns(const char *table, TupleDesc desc, int expected)
+{
+	if (desc->natts != expected)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("metadata table engine.%s has %d columns, this storage_engine library expects %d",
+						table, desc->natts, expected),
+				 errhint("The extension was installed by another build: dump the data, then DROP EXTENSION storage_engine CASCADE and CREATE EXTENSION storage_engine.")));
+}
+
 Snapshot
 meta_snapshot_for(Snapshot snapshot)
 {
@@ -231,4 +242,41 @@ meta_list_storage(const char *table, const char *index, uint64 storage_id,
 	/* the index returns them in order, unless system indexes are ignored */
 	list_sort(rows, cmp);
 	return rows;
+}
+
+ArrayType *
+meta_bytea_array(bytea **values, int n)
+{
+	Datum	   *d = palloc(sizeof(Datum) * Max(n, 1));
+	bool	   *nulls = palloc(sizeof(bool) * Max(n, 1));
+	int			dims[1] = {n};
+	int			lbs[1] = {1};
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		d[i] = PointerGetDatum(values[i]);
+		nulls[i] = values[i] == NULL;
+	}
+	return construct_md_array(d, nulls, 1, dims, lbs, BYTEAOID, -1, false,
+							  TYPALIGN_INT);
+}
+
+bytea	  **
+meta_bytea_array_values(Datum array, int expected)
+{
+	ArrayType  *arr = DatumGetArrayTypeP(array);
+	Datum	   *elems;
+	bool	   *nulls;
+	bytea	  **out;
+	int			n;
+	int			i;
+
+	deconstruct_array(arr, BYTEAOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
+	if (n != expected)
+		return NULL;
+	out = palloc0(sizeof(bytea *) * Max(n, 1));
+	for (i = 0; i < n; i++)
+		out[i] = nulls[i] ? NULL : DatumGetByteaPCopy(elems[i]);
+	return out;
 }

@@ -38,6 +38,9 @@ extern Snapshot meta_snapshot_for(Snapshot snapshot);
  */
 
 /* Raises ERRCODE_DATA_CORRUPTED about a row of engine.<table>. */
+/* ERROR unless metadata table engine.table has the columns this build knows. */
+extern void meta_check_columns(const char *table, TupleDesc desc, int expected);
+
 extern void meta_corrupted(const char *table, uint64 storage_id,
 						   const char *what);
 
@@ -69,6 +72,9 @@ extern void meta_delete_rows(const char *table, const char *index,
 extern void meta_index_insert(Relation rel, HeapTuple tuple);
 
 /* bigint[] columns. */
+/* bytea[] with NULL elements for NULL pointers, and back (NULL: not n elements) */
+extern ArrayType *meta_bytea_array(bytea **values, int n);
+extern bytea **meta_bytea_array_values(Datum array, int expected);
 extern ArrayType *meta_int8_array(const uint64 *values, int n);
 /* The elements of a bigint[]; NULL when one of them is NULL. */
 extern uint64 *meta_int8_array_values(Datum array, int *n);

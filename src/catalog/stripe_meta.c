@@ -77,43 +77,6 @@ enum
 	Natts_chunk = Anum_chunk_encoding
 };
 
-static ArrayType *
-bytea_array(bytea **values, int n)
-{
-	Datum	   *d = palloc(sizeof(Datum) * Max(n, 1));
-	bool	   *nulls = palloc(sizeof(bool) * Max(n, 1));
-	int			dims[1] = {n};
-	int			lbs[1] = {1};
-	int			i;
-
-	for (i = 0; i < n; i++)
-	{
-		d[i] = PointerGetDatum(values[i]);
-		nulls[i] = values[i] == NULL;
-	}
-	return construct_md_array(d, nulls, 1, dims, lbs, BYTEAOID, -1, false,
-							  TYPALIGN_INT);
-}
-
-static bytea **
-bytea_array_values(Datum array, int expected)
-{
-	ArrayType  *arr = DatumGetArrayTypeP(array);
-	Datum	   *elems;
-	bool	   *nulls;
-	bytea	  **out;
-	int			n;
-	int			i;
-
-	deconstruct_array(arr, BYTEAOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
-	if (n != expected)
-		return NULL;
-	out = palloc0(sizeof(bytea *) * Max(n, 1));
-	for (i = 0; i < n; i++)
-		out[i] = nulls[i] ? NULL : DatumGetByteaPCopy(elems[i]);
-	return out;
-}
-
 static void *
 stripe_from_tuple(HeapTuple tuple, TupleDesc desc)
 {
@@ -142,8 +105,8 @@ stripe_from_tuple(HeapTuple tuple, TupleDesc desc)
 
 	s->sorted_by = nulls[Anum_stripe_sorted_by - 1] ? NULL :
 		TextDatumGetCString(values[Anum_stripe_sorted_by - 1]);
-	s->attr_min = bytea_array_values(values[Anum_stripe_attr_min - 1], s->column_count);
-	s->attr_max = bytea_array_values(values[Anum_stripe_attr_max - 1], s->column_count);
+	s->attr_min = meta_bytea_array_values(values[Anum_stripe_attr_min - 1], s->column_count);
+	s->attr_max = meta_bytea_array_values(values[Anum_stripe_attr_max - 1], s->column_count);
 	s->attr_null_count = meta_int8_array_values(values[Anum_stripe_attr_null_count - 1], &n);
 	if (s->attr_min == NULL || s->attr_max == NULL ||
 		s->attr_null_count == NULL || n != s->column_count)
@@ -313,8 +276,8 @@ stripe_meta_insert(const StripeMeta *s, const uint32 *group_rows,
 		values[Anum_stripe_chunk_group_count - 1] = Int32GetDatum(s->chunk_group_count);
 		values[Anum_stripe_chunk_group_row_limit - 1] = Int32GetDatum(s->chunk_group_row_limit);
 		values[Anum_stripe_column_count - 1] = Int32GetDatum(s->column_count);
-		values[Anum_stripe_attr_min - 1] = PointerGetDatum(bytea_array(s->attr_min, s->column_count));
-		values[Anum_stripe_attr_max - 1] = PointerGetDatum(bytea_array(s->attr_max, s->column_count));
+		values[Anum_stripe_attr_min - 1] = PointerGetDatum(meta_bytea_array(s->attr_min, s->column_count));
+		values[Anum_stripe_attr_max - 1] = PointerGetDatum(meta_bytea_array(s->attr_max, s->column_count));
 		values[Anum_stripe_attr_null_count - 1] =
 			PointerGetDatum(meta_int8_array(s->attr_null_count, s->column_count));
 		values[Anum_stripe_sorted_by - 1] =

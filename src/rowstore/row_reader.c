@@ -98,6 +98,27 @@ row_reader_no_columns(RowReader *r)
 	r->no_columns = true;
 }
 
+void
+row_reader_set_filter(RowReader *r, ZoneFilterFn filter, void *arg)
+{
+	r->filter = filter;
+	r->filter_arg = arg;
+}
+
+static bool
+batch_stats(void *zone, AttrNumber attno, ZoneStats *stats)
+{
+	BatchMeta  *b = zone;
+
+	if (attno > b->column_count)
+		return false;
+	stats->min = b->attr_min[attno - 1];
+	stats->max = b->attr_max[attno - 1];
+	stats->null_count = b->attr_null_count[attno - 1];
+	stats->row_count = b->row_count;
+	return true;
+}
+
 RowReader *
 row_reader_cursor(RowReader *shared)
 {
@@ -435,6 +456,14 @@ row_reader_next_batch(RowReader *r, bool forward)
 		/* a batch none of whose rows are visible is not even read */
 		if (batch_visible_rows(list_nth(r->batches, next), r->snapshot) == 0)
 			continue;
+		/* nor one whose zone map excludes the filter */
+		if (r->filter != NULL &&
+			r->filter(r->filter_arg, batch_stats, list_nth(r->batches, next)))
+		{
+			r->batches_pruned++;
+			continue;
+		}
+		r->batches_read++;
 		row_reader_load_batch(r, next);
 		r->position = next;
 		return true;

@@ -16,6 +16,7 @@
 #include "utils/snapshot.h"
 
 #include "catalog/batch_meta.h"
+#include "catalog/zone_map.h"
 #include "codec/frames.h"
 #include "rowstore/row_batch.h"
 
@@ -63,6 +64,12 @@ typedef struct RowReader
 
 	MemoryContext batch_cxt;	/* the loaded batch; reset when moving on */
 	MemoryContext cxt;			/* the reader's own allocations */
+
+	/* zone-map filter (NULL: none) and what it saved, for EXPLAIN */
+	ZoneFilterFn filter;
+	void	   *filter_arg;
+	uint64		batches_read;
+	uint64		batches_pruned;
 } RowReader;
 
 extern RowReader *row_reader_begin(Relation rel, Snapshot snapshot,
@@ -75,6 +82,10 @@ extern void row_reader_end(RowReader *reader);
  */
 extern bool row_reader_next_slot(RowReader *reader, bool forward,
 								 TupleTableSlot *slot);
+
+/* Skip the batches the filter excludes by their zone maps (before reading). */
+extern void row_reader_set_filter(RowReader *reader, ZoneFilterFn filter,
+								  void *arg);
 
 /*
  * The scan needs no column (count(*)): batches are not read, their rows

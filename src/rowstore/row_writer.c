@@ -13,7 +13,8 @@
  *	  budget, whichever comes first: compressed as one unit with the
  *	  table's codec (stored raw when that does not make it smaller), into
  *	  new pages of the relation (format/storage.c), then described by one
- *	  engine.batch row (catalog/batch_meta.c).
+ *	  engine.batch row (catalog/batch_meta.c) that carries the batch's zone
+ *	  map: each column's bounds and NULL count, which scans prune on.
  *
  *	  Memory: the writer's context holds one batch's serialized rows (at
  *	  most the byte budget plus one row); each row is detoasted in a
@@ -32,6 +33,7 @@
 #include "utils/rel.h"
 
 #include "catalog/batch_meta.h"
+#include "catalog/zone_map.h"
 #include "catalog/options.h"
 #include "codec/codec.h"
 #include "codec/frames.h"
@@ -340,6 +342,116 @@ frame_batch(RowWriter *w, const Codec *codec, StringInfo stored)
 	return fw.raw_total;
 }
 
+/* Keeps the smaller of a and *lo in *lo, the larger of b and *hi in *hi. */
+static void
+widen_bounds(SortSupport ssup, Datum lo, Datum hi, bool *have, Datum *min,
+			 Datum *max)
+{
+	if (!*have)
+	{
+		*min = lo;
+		*max = hi;
+		*have = true;
+		return;
+	}
+	if (ApplySortComparator(lo, false, *min, false, ssup) < 0)
+		*min = lo;
+	if (ApplySortComparator(hi, false, *max, false, ssup) > 0)
+		*max = hi;
+}
+
+/*
+ * The buffered batch's zone map into b (allocated in CurrentMemoryContext):
+ * per column with a btree ordering (catalog/zone_map.h) its minimum and
+ * maximum, and every column's NULL count.  Rows are deformed two at a time
+ * so that each pair costs three comparisons per column, not four.
+ */
+static void
+batch_zone_map(RowWriter *w, BatchMeta *b)
+{
+	TupleDesc	desc = w->tupdesc;
+	int			natts = desc->natts;
+	SortSupportData *ssup = palloc(sizeof(SortSupportData) * Max(natts, 1));
+	bool	   *ordered = palloc(sizeof(bool) * Max(natts, 1));
+	bool	   *have = palloc0(sizeof(bool) * Max(natts, 1));
+	Datum	   *min = palloc0(sizeof(Datum) * Max(natts, 1));
+	Datum	   *max = palloc0(sizeof(Datum) * Max(natts, 1));
+	Datum	   *values[2];
+	bool	   *isnull[2];
+	Size		off = ROW_BATCH_HEADER_SIZE;
+	uint32		r;
+	int			a;
+
+	b->attr_min = palloc0(sizeof(bytea *) * Max(natts, 1));
+	b->attr_max = palloc0(sizeof(bytea *) * Max(natts, 1));
+	b->attr_null_count = palloc0(sizeof(uint64) * Max(natts, 1));
+	for (a = 0; a < natts; a++)
+		ordered[a] = zone_map_sortsupport(TupleDescAttr(desc, a), &ssup[a]);
+	for (r = 0; r < 2; r++)
+	{
+		values[r] = palloc(sizeof(Datum) * Max(natts, 1));
+		isnull[r] = palloc(sizeof(bool) * Max(natts, 1));
+	}
+
+	for (r = 0; r < w->nrows; r += 2)
+	{
+		int			n = Min(2, (int) (w->nrows - r));
+		int			k;
+
+		CHECK_FOR_INTERRUPTS();
+		/* the rows were written here, so their lengths are trusted */
+		for (k = 0; k < n; k++)
+		{
+			MinimalTuple tup = (MinimalTuple) (w->buf.data + off);
+			HeapTupleData htup;
+
+			htup.t_len = tup->t_len + MINIMAL_TUPLE_OFFSET;
+			htup.t_data = (HeapTupleHeader) ((char *) tup - MINIMAL_TUPLE_OFFSET);
+			heap_deform_tuple(&htup, desc, values[k], isnull[k]);
+			off += MAXALIGN(tup->t_len);
+		}
+		for (a = 0; a < natts; a++)
+		{
+			Datum		lo;
+			Datum		hi;
+
+			for (k = 0; k < n; k++)
+				b->attr_null_count[a] += isnull[k][a] ? 1 : 0;
+			if (!ordered[a])
+				continue;
+			if (n == 2 && !isnull[0][a] && !isnull[1][a])
+			{
+				bool		swap = ApplySortComparator(values[0][a], false,
+													   values[1][a], false,
+													   &ssup[a]) > 0;
+
+				lo = values[swap ? 1 : 0][a];
+				hi = values[swap ? 0 : 1][a];
+			}
+			else if (!isnull[0][a])
+				lo = hi = values[0][a];
+			else if (n == 2 && !isnull[1][a])
+				lo = hi = values[1][a];
+			else
+				continue;
+			widen_bounds(&ssup[a], lo, hi, &have[a], &min[a], &max[a]);
+		}
+		/* by-reference bounds point into the buffer, which stays */
+	}
+
+	for (a = 0; a < natts; a++)
+	{
+		Form_pg_attribute attr = TupleDescAttr(desc, a);
+
+		if (!have[a])
+			continue;
+		b->attr_min[a] = zone_bound_serialize(min[a], attr);
+		b->attr_max[a] = zone_bound_serialize(max[a], attr);
+		if (b->attr_min[a] == NULL || b->attr_max[a] == NULL)
+			b->attr_min[a] = b->attr_max[a] = NULL;
+	}
+}
+
 void
 row_writer_flush(RowWriter *w, Relation rel)
 {
@@ -385,6 +497,7 @@ row_writer_flush(RowWriter *w, Relation rel)
 					&batch.last_row_number);
 	batch.column_count = w->tupdesc->natts;
 	batch.checksum = crc;
+	batch_zone_map(w, &batch);
 	batch_meta_insert(&batch);
 
 	MemoryContextSwitchTo(old);

@@ -2,13 +2,18 @@
  *
  * row_scan_exec.c
  *	  Execution of the RowcompressScan custom scan: a scan of a rowcompress
- *	  table that needs no column at all (count(*), EXISTS, a join that only
- *	  counts), so it reads no batch and counts each batch's rows from its
+ *	  table that skips the batches whose zone maps exclude the filter, and,
+ *	  when the query needs no column at all (count(*), EXISTS, a join that
+ *	  only counts), reads no batch: it counts each batch's rows from its
  *	  metadata, less the rows deleted for the snapshot.
  *
- *	  A sequential scan cannot know that its rows go unread and decodes the
- *	  whole table.  Rows are all NULL, with their TIDs; the node's filter
- *	  (which reads no column either) still runs on them.
+ *	  A sequential scan can know neither, and decodes the whole table.
+ *	  Rows still pass through the node's full filter, so results never
+ *	  depend on pruning; rows of a scan that needs no column are all NULL,
+ *	  with their TIDs.
+ *
+ *	  custom_exprs holds the prunable clauses, custom_private whether the
+ *	  query needs no column.
  *
  *-------------------------------------------------------------------------
  */
@@ -19,16 +24,23 @@
 #include COMPAT_EXPLAIN_FORMAT_HEADER
 #include "executor/executor.h"
 #include "nodes/extensible.h"
+#include "nodes/makefuncs.h"
+#include "optimizer/optimizer.h"
+#include "utils/ruleutils.h"
 #include "utils/rel.h"
 
 #include "format/pending_writes.h"
 #include "rowstore/row_reader.h"
+#include "scan/prune.h"
 #include "scan/scan_internal.h"
 
 typedef struct RowScanState
 {
 	CustomScanState css;
 	RowReader  *reader;			/* created on the first row */
+	/* counters of readers already ended (rescans) */
+	uint64		batches_read;
+	uint64		batches_pruned;
 } RowScanState;
 
 static Node *create_row_scan_state(CustomScan *cscan);
@@ -77,11 +89,21 @@ next_row(ScanState *ss)
 	RowScanState *state = (RowScanState *) ss;
 	bool		forward = !ScanDirectionIsBackward(ss->ps.state->es_direction);
 
+	/* created here: a pruning value may be an initplan's parameter */
 	if (state->reader == NULL)
 	{
-		state->reader = row_reader_begin(ss->ss_currentRelation,
-										 ss->ps.state->es_snapshot, NULL);
-		row_reader_no_columns(state->reader);
+		CustomScan *cscan = (CustomScan *) ss->ps.plan;
+		Relation	rel = ss->ss_currentRelation;
+		PruneNode  *prune;
+
+		state->reader = row_reader_begin(rel, ss->ps.state->es_snapshot, NULL);
+		if (boolVal(linitial(cscan->custom_private)))
+			row_reader_no_columns(state->reader);
+		prune = prune_build(cscan->custom_exprs, rel, RelationGetDescr(rel),
+							&ss->ps, ss->ps.ps_ExprContext);
+		if (prune != NULL)
+			row_reader_set_filter(state->reader,
+								  (ZoneFilterFn) prune_zone_excluded, prune);
 	}
 	row_reader_next_slot(state->reader, forward, ss->ss_ScanTupleSlot);
 	return ss->ss_ScanTupleSlot;
@@ -99,30 +121,63 @@ exec_row_scan(CustomScanState *node)
 	return ExecScan(&node->ss, next_row, recheck_row);
 }
 
+/* Moves the reader's counters into the state and ends it. */
+static void
+retire_reader(RowScanState *state)
+{
+	if (state->reader == NULL)
+		return;
+	state->batches_read += state->reader->batches_read;
+	state->batches_pruned += state->reader->batches_pruned;
+	row_reader_end(state->reader);
+	state->reader = NULL;
+}
+
 static void
 end_row_scan(CustomScanState *node)
 {
-	RowScanState *state = (RowScanState *) node;
-
-	if (state->reader != NULL)
-		row_reader_end(state->reader);
-	state->reader = NULL;
+	retire_reader((RowScanState *) node);
 }
 
 static void
 rescan_row_scan(CustomScanState *node)
 {
-	RowScanState *state = (RowScanState *) node;
-
-	if (state->reader != NULL)
-		row_reader_reset(state->reader);
+	/* parameters may have new values: the pruning is rebuilt with the reader */
+	retire_reader((RowScanState *) node);
 }
 
 static void
 explain_row_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 {
-	explain_columns("Columns", NIL, RelationGetDescr(node->ss.ss_currentRelation),
-					es);
+	RowScanState *state = (RowScanState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+
+	if (boolVal(linitial(cscan->custom_private)))
+		explain_columns("Columns", NIL,
+						RelationGetDescr(node->ss.ss_currentRelation), es);
+	if (cscan->custom_exprs != NIL)
+	{
+		List	   *context = set_deparse_context_plan(es->deparse_cxt,
+													   node->ss.ps.plan, ancestors);
+
+		ExplainPropertyText("Zone Map Filter",
+							deparse_expression((Node *) make_ands_explicit(cscan->custom_exprs),
+											   context, es->verbose, false),
+							es);
+		if (es->analyze)
+		{
+			uint64		read = state->batches_read;
+			uint64		pruned = state->batches_pruned;
+
+			if (state->reader != NULL)
+			{
+				read += state->reader->batches_read;
+				pruned += state->reader->batches_pruned;
+			}
+			ExplainPropertyInteger("Batches Read", NULL, (int64) read, es);
+			ExplainPropertyInteger("Batches Pruned", NULL, (int64) pruned, es);
+		}
+	}
 }
 
 void

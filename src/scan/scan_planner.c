@@ -12,8 +12,10 @@
  *	  still prefers an index or a plain scan when those are cheaper.  A
  *	  partial path with parallel workers is added the same way.
  *
- *	  A rowcompress query that reads no column of the table (count(*)) gets
- *	  a RowcompressScan, which counts rows from the batches' metadata.
+ *	  A rowcompress query that reads no column of the table (count(*)), or
+ *	  filters on clauses zone maps can test, gets a RowcompressScan, which
+ *	  counts rows from the batches' metadata, or skips the batches whose
+ *	  zone maps exclude the filter.
  *
  *	  For both access methods, every path is charged what decoding really
  *	  costs (the columns it reads; for index and bitmap paths the frames
@@ -57,13 +59,13 @@ static const CustomPathMethods col_path_methods = {
 	.PlanCustomPath = plan_col_path,
 };
 
-static Plan *plan_row_count_path(PlannerInfo *root, RelOptInfo *rel,
-								 CustomPath *best_path, List *tlist,
-								 List *clauses, List *custom_plans);
+static Plan *plan_row_scan_path(PlannerInfo *root, RelOptInfo *rel,
+								CustomPath *best_path, List *tlist,
+								List *clauses, List *custom_plans);
 
-static const CustomPathMethods row_count_path_methods = {
+static const CustomPathMethods row_scan_path_methods = {
 	.CustomName = ROW_SCAN_NAME,
-	.PlanCustomPath = plan_row_count_path,
+	.PlanCustomPath = plan_row_scan_path,
 };
 
 /*
@@ -152,16 +154,46 @@ make_col_path(PlannerInfo *root, RelOptInfo *rel, int natts, int nused,
 	return path;
 }
 
-/*
- * A RowcompressScan for a query that reads no column of the table: it
- * counts rows from the batches' metadata and reads no data.
- */
-static Path *
-make_row_count_path(PlannerInfo *root, RelOptInfo *rel)
+/* Does some filter clause of rel allow pruning by zone maps? */
+static bool
+has_prunable_clause(RelOptInfo *rel, Oid relid)
 {
-	CustomPath *path = makeNode(CustomPath);
+	Relation	relation;
+	bool		found = false;
+	ListCell   *lc;
+
+	if (!storage_engine_enable_pruning || rel->baserestrictinfo == NIL)
+		return false;
+	relation = table_open(relid, NoLock);
+	foreach(lc, rel->baserestrictinfo)
+		if (prune_clause_supported(((RestrictInfo *) lfirst(lc))->clause,
+								   rel->relid, relation))
+			found = true;
+	table_close(relation, NoLock);
+	return found;
+}
+
+/*
+ * A RowcompressScan: for a query that reads no column of the table it
+ * counts rows from the batches' metadata and reads no data; for a filter
+ * zone maps can test it skips the batches they exclude, and otherwise
+ * costs what a sequential scan does, a little less, so that pruning wins
+ * at equal cost (the share of batches pruned is not estimated).
+ */
+static void
+add_row_scan_path(PlannerInfo *root, RelOptInfo *rel, Oid relid, int natts)
+{
+	bool		no_columns;
+	CustomPath *path;
 	QualCost	qual_cost;
 
+	no_columns = used_columns(list_concat(list_copy(rel->reltarget->exprs),
+										  extract_actual_clauses(rel->baserestrictinfo, false)),
+							  rel->relid, natts) == NIL;
+	if (!no_columns && !has_prunable_clause(rel, relid))
+		return;
+
+	path = makeNode(CustomPath);
 	cost_qual_eval(&qual_cost, rel->baserestrictinfo, root);
 	path->path.pathtype = T_CustomScan;
 	path->path.parent = rel;
@@ -171,9 +203,13 @@ make_row_count_path(PlannerInfo *root, RelOptInfo *rel)
 	path->path.startup_cost = qual_cost.startup;
 	path->path.total_cost = qual_cost.startup +
 		(cpu_tuple_cost + qual_cost.per_tuple) * rel->tuples;
+	if (!no_columns)
+		path->path.total_cost += seq_page_cost * rel->pages * natts / (natts + 1) +
+			decode_cost(rel->tuples, natts);
 	path->flags = CUSTOMPATH_SUPPORT_BACKWARD_SCAN;
-	path->methods = &row_count_path_methods;
-	return &path->path;
+	path->custom_private = list_make1(makeBoolean(no_columns));
+	path->methods = &row_scan_path_methods;
+	add_path(rel, &path->path);
 }
 
 static bool
@@ -349,11 +385,8 @@ col_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 						frame_rows_of(Max(ropts.batch_size, 1),
 									  get_relation_data_width(rte->relid, NULL)),
 						natts);
-		if (storage_engine_enable_custom_scan &&
-			used_columns(list_concat(list_copy(rel->reltarget->exprs),
-									 extract_actual_clauses(rel->baserestrictinfo, false)),
-						 rel->relid, natts) == NIL)
-			add_path(rel, make_row_count_path(root, rel));
+		if (storage_engine_enable_custom_scan)
+			add_row_scan_path(root, rel, rte->relid, natts);
 		return;
 	}
 	if (!is_colcompress(relation))
@@ -393,20 +426,28 @@ col_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	}
 }
 
+/* The clauses of actual (a list of clauses) that zone maps can test. */
+static List *
+prunable_clauses(List *actual, Index relid, Relation relation)
+{
+	List	   *prunable = NIL;
+	ListCell   *lc;
+
+	if (storage_engine_enable_pruning)
+		foreach(lc, actual)
+			if (prune_clause_supported(lfirst(lc), relid, relation))
+				prunable = lappend(prunable, copyObject(lfirst(lc)));
+	return prunable;
+}
+
 static Plan *
 plan_col_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 			  List *tlist, List *clauses, List *custom_plans)
 {
 	CustomScan *cscan = makeNode(CustomScan);
 	List	   *actual = extract_actual_clauses(clauses, false);
-	List	   *prunable = NIL;
 	Relation	relation = table_open(planner_rt_fetch(rel->relid, root)->relid, NoLock);
-	ListCell   *lc;
-
-	if (storage_engine_enable_pruning)
-		foreach(lc, actual)
-			if (prune_clause_supported(lfirst(lc), rel->relid, relation))
-				prunable = lappend(prunable, copyObject(lfirst(lc)));
+	List	   *prunable = prunable_clauses(actual, rel->relid, relation);
 
 	cscan->scan.plan.targetlist = tlist;
 	cscan->scan.plan.qual = actual;
@@ -422,16 +463,21 @@ plan_col_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 }
 
 static Plan *
-plan_row_count_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
-					List *tlist, List *clauses, List *custom_plans)
+plan_row_scan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
+				   List *tlist, List *clauses, List *custom_plans)
 {
 	CustomScan *cscan = makeNode(CustomScan);
+	List	   *actual = extract_actual_clauses(clauses, false);
+	Relation	relation = table_open(planner_rt_fetch(rel->relid, root)->relid, NoLock);
 
 	cscan->scan.plan.targetlist = tlist;
-	cscan->scan.plan.qual = extract_actual_clauses(clauses, false);
+	cscan->scan.plan.qual = actual;
 	cscan->scan.scanrelid = rel->relid;
 	cscan->flags = best_path->flags;
 	cscan->methods = &row_scan_methods;
+	cscan->custom_exprs = prunable_clauses(actual, rel->relid, relation);
+	cscan->custom_private = best_path->custom_private;
+	table_close(relation, NoLock);
 	return &cscan->scan.plan;
 }
 
