@@ -66,6 +66,11 @@ CREATE TABLE engine.stripe (
 	attr_min bytea[] NOT NULL,			-- NULL element: no bound
 	attr_max bytea[] NOT NULL,
 	attr_null_count bigint[] NOT NULL,
+	-- the type and collation each column's bounds were computed with: an
+	-- ALTER COLUMN TYPE that does not rewrite (binary-coercible type, new
+	-- collation) must not have them read in another ordering
+	attr_type oid[] NOT NULL,
+	attr_collation oid[] NOT NULL,
 	sorted_by text,						-- the orderby its rows are sorted by
 	PRIMARY KEY (storage_id, stripe_num)
 );
@@ -312,6 +317,8 @@ CREATE TABLE engine.batch (
 	attr_min bytea[] NOT NULL,			-- NULL element: no bound
 	attr_max bytea[] NOT NULL,
 	attr_null_count bigint[] NOT NULL,
+	attr_type oid[] NOT NULL,			-- as in engine.stripe
+	attr_collation oid[] NOT NULL,
 	PRIMARY KEY (storage_id, batch_num)
 );
 

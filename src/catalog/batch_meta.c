@@ -42,7 +42,9 @@ enum
 	Anum_batch_attr_min,
 	Anum_batch_attr_max,
 	Anum_batch_attr_null_count,
-	Natts_batch = Anum_batch_attr_null_count
+	Anum_batch_attr_type,
+	Anum_batch_attr_collation,
+	Natts_batch = Anum_batch_attr_collation
 };
 
 static void *
@@ -84,8 +86,12 @@ batch_from_tuple(HeapTuple tuple, TupleDesc desc)
 	b->attr_min = meta_bytea_array_values(values[Anum_batch_attr_min - 1], b->column_count);
 	b->attr_max = meta_bytea_array_values(values[Anum_batch_attr_max - 1], b->column_count);
 	b->attr_null_count = meta_int8_array_values(values[Anum_batch_attr_null_count - 1], &n);
+	b->attr_type = meta_oid_array_values(values[Anum_batch_attr_type - 1], b->column_count);
+	b->attr_collation = meta_oid_array_values(values[Anum_batch_attr_collation - 1],
+											  b->column_count);
 	if (b->attr_min == NULL || b->attr_max == NULL ||
-		b->attr_null_count == NULL || n != b->column_count)
+		b->attr_null_count == NULL || n != b->column_count ||
+		b->attr_type == NULL || b->attr_collation == NULL)
 		meta_corrupted("batch", b->storage_id, "zone map arrays do not match the column count");
 	return b;
 }
@@ -131,6 +137,9 @@ batch_meta_insert(const BatchMeta *b)
 	values[Anum_batch_attr_max - 1] = PointerGetDatum(meta_bytea_array(b->attr_max, b->column_count));
 	values[Anum_batch_attr_null_count - 1] =
 		PointerGetDatum(meta_int8_array(b->attr_null_count, b->column_count));
+	values[Anum_batch_attr_type - 1] = PointerGetDatum(meta_oid_array(b->attr_type, b->column_count));
+	values[Anum_batch_attr_collation - 1] =
+		PointerGetDatum(meta_oid_array(b->attr_collation, b->column_count));
 
 	rel = meta_table_open("batch", RowExclusiveLock);
 	meta_check_columns("batch", RelationGetDescr(rel), Natts_batch);

@@ -34,6 +34,8 @@ typedef struct BatchMeta
 	bytea	  **attr_min;
 	bytea	  **attr_max;
 	uint64	   *attr_null_count;
+	Oid		   *attr_type;		/* what the bounds were computed with */
+	Oid		   *attr_collation;
 	bool		written_by_me;	/* by the current transaction */
 } BatchMeta;
 

@@ -280,3 +280,37 @@ meta_bytea_array_values(Datum array, int expected)
 		out[i] = nulls[i] ? NULL : DatumGetByteaPCopy(elems[i]);
 	return out;
 }
+
+ArrayType *
+meta_oid_array(const Oid *values, int n)
+{
+	Datum	   *d = palloc(sizeof(Datum) * Max(n, 1));
+	int			i;
+
+	for (i = 0; i < n; i++)
+		d[i] = ObjectIdGetDatum(values[i]);
+	return construct_array(d, n, OIDOID, sizeof(Oid), true, TYPALIGN_INT);
+}
+
+Oid *
+meta_oid_array_values(Datum array, int expected)
+{
+	ArrayType  *arr = DatumGetArrayTypeP(array);
+	Datum	   *elems;
+	bool	   *nulls;
+	Oid		   *out;
+	int			n;
+	int			i;
+
+	deconstruct_array(arr, OIDOID, sizeof(Oid), true, TYPALIGN_INT, &elems, &nulls, &n);
+	if (n != expected)
+		return NULL;
+	out = palloc(sizeof(Oid) * Max(n, 1));
+	for (i = 0; i < n; i++)
+	{
+		if (nulls[i])
+			return NULL;
+		out[i] = DatumGetObjectId(elems[i]);
+	}
+	return out;
+}

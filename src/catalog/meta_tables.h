@@ -76,6 +76,9 @@ extern void meta_index_insert(Relation rel, HeapTuple tuple);
 extern ArrayType *meta_bytea_array(bytea **values, int n);
 extern bytea **meta_bytea_array_values(Datum array, int expected);
 extern ArrayType *meta_int8_array(const uint64 *values, int n);
+/* oid[] and back (NULL: not n elements, or a NULL one) */
+extern ArrayType *meta_oid_array(const Oid *values, int n);
+extern Oid *meta_oid_array_values(Datum array, int expected);
 /* The elements of a bigint[]; NULL when one of them is NULL. */
 extern uint64 *meta_int8_array_values(Datum array, int *n);
 

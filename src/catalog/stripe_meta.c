@@ -45,6 +45,8 @@ enum
 	Anum_stripe_attr_min,
 	Anum_stripe_attr_max,
 	Anum_stripe_attr_null_count,
+	Anum_stripe_attr_type,
+	Anum_stripe_attr_collation,
 	Anum_stripe_sorted_by,
 	Natts_stripe = Anum_stripe_sorted_by
 };
@@ -85,6 +87,7 @@ stripe_from_tuple(HeapTuple tuple, TupleDesc desc)
 	StripeMeta *s = palloc0(sizeof(StripeMeta));
 	int			n;
 
+	meta_check_columns("stripe", desc, Natts_stripe);
 	heap_deform_tuple(tuple, desc, values, nulls);
 	s->storage_id = DatumGetInt64(values[Anum_stripe_storage_id - 1]);
 	s->stripe_num = DatumGetInt64(values[Anum_stripe_stripe_num - 1]);
@@ -108,8 +111,12 @@ stripe_from_tuple(HeapTuple tuple, TupleDesc desc)
 	s->attr_min = meta_bytea_array_values(values[Anum_stripe_attr_min - 1], s->column_count);
 	s->attr_max = meta_bytea_array_values(values[Anum_stripe_attr_max - 1], s->column_count);
 	s->attr_null_count = meta_int8_array_values(values[Anum_stripe_attr_null_count - 1], &n);
+	s->attr_type = meta_oid_array_values(values[Anum_stripe_attr_type - 1], s->column_count);
+	s->attr_collation = meta_oid_array_values(values[Anum_stripe_attr_collation - 1],
+											  s->column_count);
 	if (s->attr_min == NULL || s->attr_max == NULL ||
-		s->attr_null_count == NULL || n != s->column_count)
+		s->attr_null_count == NULL || n != s->column_count ||
+		s->attr_type == NULL || s->attr_collation == NULL)
 		meta_corrupted("stripe", s->storage_id, "malformed zone map");
 
 	s->cids = meta_cid_runs_values(values[Anum_stripe_command_ids - 1], &s->ncids);
@@ -280,11 +287,16 @@ stripe_meta_insert(const StripeMeta *s, const uint32 *group_rows,
 		values[Anum_stripe_attr_max - 1] = PointerGetDatum(meta_bytea_array(s->attr_max, s->column_count));
 		values[Anum_stripe_attr_null_count - 1] =
 			PointerGetDatum(meta_int8_array(s->attr_null_count, s->column_count));
+		values[Anum_stripe_attr_type - 1] =
+			PointerGetDatum(meta_oid_array(s->attr_type, s->column_count));
+		values[Anum_stripe_attr_collation - 1] =
+			PointerGetDatum(meta_oid_array(s->attr_collation, s->column_count));
 		values[Anum_stripe_sorted_by - 1] =
 			s->sorted_by ? CStringGetTextDatum(s->sorted_by) : (Datum) 0;
 		nulls[Anum_stripe_sorted_by - 1] = s->sorted_by == NULL;
 
 		rel = meta_table_open("stripe", RowExclusiveLock);
+		meta_check_columns("stripe", RelationGetDescr(rel), Natts_stripe);
 		tuple = heap_form_tuple(RelationGetDescr(rel), values, nulls);
 		CatalogTupleInsert(rel, tuple);
 		table_close(rel, RowExclusiveLock);

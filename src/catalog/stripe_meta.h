@@ -34,6 +34,8 @@ typedef struct StripeMeta
 	bytea	  **attr_min;
 	bytea	  **attr_max;
 	uint64	   *attr_null_count;
+	Oid		   *attr_type;		/* what the bounds were computed with */
+	Oid		   *attr_collation;
 	char	   *sorted_by;		/* orderby the rows are sorted by, or NULL */
 	bool		written_by_me;	/* by the current transaction */
 } StripeMeta;

@@ -31,6 +31,26 @@ extern FmgrInfo *zone_map_cmp(Form_pg_attribute attr);
  */
 extern bool zone_map_sortsupport(Form_pg_attribute attr, SortSupport ssup);
 
+/*
+ * Stored bounds were computed with a type and collation; they order the
+ * column's values only while the column still has both (ALTER COLUMN TYPE
+ * to a binary-coercible type, or to another collation, keeps the data and
+ * the bounds but changes the ordering).
+ */
+static inline bool
+zone_bounds_apply(Form_pg_attribute attr, Oid type, Oid collation)
+{
+	return attr->atttypid == type && attr->attcollation == collation;
+}
+
+/* Records what bounds of attr's values are computed with. */
+static inline void
+zone_bounds_signature(Form_pg_attribute attr, Oid *type, Oid *collation)
+{
+	*type = attr->atttypid;
+	*collation = attr->attcollation;
+}
+
 /* NULL when the value is too large to keep. */
 extern bytea *zone_bound_serialize(Datum value, Form_pg_attribute attr);
 

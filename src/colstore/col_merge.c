@@ -77,7 +77,8 @@ already_sorted(Relation rel, List *stripes, const char *orderby,
 
 		if (s->sorted_by == NULL || strcmp(s->sorted_by, orderby) != 0 ||
 			a >= s->column_count || s->attr_null_count[a] > 0 ||
-			s->attr_min[a] == NULL || s->attr_max[a] == NULL)
+			s->attr_min[a] == NULL || s->attr_max[a] == NULL ||
+			!zone_bounds_apply(attr, s->attr_type[a], s->attr_collation[a]))
 			return false;
 		if (prev != NULL)
 		{

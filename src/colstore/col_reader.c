@@ -95,12 +95,23 @@ col_reader_set_filter(ColReader *r, ZoneFilterFn filter,
 	r->filter_arg = arg;
 }
 
+/* Are stripe s's bounds of column attno (1-based) in r's ordering? */
+static bool
+bounds_apply(ColReader *r, const StripeMeta *s, AttrNumber attno)
+{
+	return attno <= s->column_count &&
+		zone_bounds_apply(TupleDescAttr(r->desc, attno - 1),
+						  s->attr_type[attno - 1], s->attr_collation[attno - 1]);
+}
+
+/* zone: the reader, whose zone_stripe is the stripe under test */
 static bool
 stripe_stats(void *zone, AttrNumber attno, ZoneStats *stats)
 {
-	StripeMeta *s = zone;
+	ColReader  *r = zone;
+	StripeMeta *s = r->zone_stripe;
 
-	if (attno > s->column_count)
+	if (!bounds_apply(r, s, attno))
 		return false;
 	stats->min = s->attr_min[attno - 1];
 	stats->max = s->attr_max[attno - 1];
@@ -115,7 +126,7 @@ group_stats(void *zone, AttrNumber attno, ZoneStats *stats)
 	ColReader  *r = zone;
 	ChunkMeta  *c;
 
-	if (attno > r->stripe->column_count)
+	if (!bounds_apply(r, r->stripe, attno))
 		return false;
 	c = &r->chunks[r->group_index * r->stripe->column_count + attno - 1];
 	stats->min = c->min_value;
@@ -129,8 +140,10 @@ group_stats(void *zone, AttrNumber attno, ZoneStats *stats)
 static bool
 stripe_excluded(ColReader *r, int si)
 {
-	return r->filter != NULL &&
-		r->filter(r->filter_arg, stripe_stats, list_nth(r->stripes, si));
+	if (r->filter == NULL)
+		return false;
+	r->zone_stripe = list_nth(r->stripes, si);
+	return r->filter(r->filter_arg, stripe_stats, r);
 }
 
 /* stripe_excluded, counting the stripe as pruned when it is */

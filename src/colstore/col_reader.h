@@ -75,6 +75,7 @@ typedef struct ColReader
 	/* zone-map filter (NULL: none) and what it saved, for EXPLAIN */
 	ZoneFilterFn filter;
 	void	   *filter_arg;
+	StripeMeta *zone_stripe;	/* the stripe the filter is testing */
 	uint64		stripes_read;
 	uint64		stripes_pruned;
 	uint64		groups_read;

@@ -557,6 +557,11 @@ col_writer_flush(ColWriter *w, Relation rel)
 	stripe.attr_min = palloc0(sizeof(bytea *) * Max(natts, 1));
 	stripe.attr_max = palloc0(sizeof(bytea *) * Max(natts, 1));
 	stripe.attr_null_count = palloc0(sizeof(uint64) * Max(natts, 1));
+	stripe.attr_type = palloc(sizeof(Oid) * Max(natts, 1));
+	stripe.attr_collation = palloc(sizeof(Oid) * Max(natts, 1));
+	for (a = 0; a < natts; a++)
+		zone_bounds_signature(TupleDescAttr(w->tupdesc, a), &stripe.attr_type[a],
+							  &stripe.attr_collation[a]);
 	for (a = 0; a < natts; a++)
 		has_cmp[a] = zone_map_sortsupport(TupleDescAttr(w->tupdesc, a), &cmps[a]);
 	group_rows = palloc(sizeof(uint32) * ngroups);

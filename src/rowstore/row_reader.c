@@ -105,12 +105,17 @@ row_reader_set_filter(RowReader *r, ZoneFilterFn filter, void *arg)
 	r->filter_arg = arg;
 }
 
+/* zone: the reader, whose zone_batch is the batch under test */
 static bool
 batch_stats(void *zone, AttrNumber attno, ZoneStats *stats)
 {
-	BatchMeta  *b = zone;
+	RowReader  *r = zone;
+	BatchMeta  *b = r->zone_batch;
 
-	if (attno > b->column_count)
+	/* bounds in another ordering than the column's (ALTER COLUMN TYPE) */
+	if (attno > b->column_count ||
+		!zone_bounds_apply(TupleDescAttr(r->desc, attno - 1),
+						   b->attr_type[attno - 1], b->attr_collation[attno - 1]))
 		return false;
 	stats->min = b->attr_min[attno - 1];
 	stats->max = b->attr_max[attno - 1];
@@ -457,8 +462,8 @@ row_reader_next_batch(RowReader *r, bool forward)
 		if (batch_visible_rows(list_nth(r->batches, next), r->snapshot) == 0)
 			continue;
 		/* nor one whose zone map excludes the filter */
-		if (r->filter != NULL &&
-			r->filter(r->filter_arg, batch_stats, list_nth(r->batches, next)))
+		r->zone_batch = list_nth(r->batches, next);
+		if (r->filter != NULL && r->filter(r->filter_arg, batch_stats, r))
 		{
 			r->batches_pruned++;
 			continue;

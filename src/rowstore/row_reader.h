@@ -68,6 +68,7 @@ typedef struct RowReader
 	/* zone-map filter (NULL: none) and what it saved, for EXPLAIN */
 	ZoneFilterFn filter;
 	void	   *filter_arg;
+	BatchMeta  *zone_batch;		/* the batch the filter is testing */
 	uint64		batches_read;
 	uint64		batches_pruned;
 } RowReader;

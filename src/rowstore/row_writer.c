@@ -385,8 +385,14 @@ batch_zone_map(RowWriter *w, BatchMeta *b)
 	b->attr_min = palloc0(sizeof(bytea *) * Max(natts, 1));
 	b->attr_max = palloc0(sizeof(bytea *) * Max(natts, 1));
 	b->attr_null_count = palloc0(sizeof(uint64) * Max(natts, 1));
+	b->attr_type = palloc(sizeof(Oid) * Max(natts, 1));
+	b->attr_collation = palloc(sizeof(Oid) * Max(natts, 1));
 	for (a = 0; a < natts; a++)
+	{
 		ordered[a] = zone_map_sortsupport(TupleDescAttr(desc, a), &ssup[a]);
+		zone_bounds_signature(TupleDescAttr(desc, a), &b->attr_type[a],
+							  &b->attr_collation[a]);
+	}
 	for (r = 0; r < 2; r++)
 	{
 		values[r] = palloc(sizeof(Datum) * Max(natts, 1));

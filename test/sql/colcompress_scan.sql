@@ -177,5 +177,24 @@ SET storage_engine.enable_custom_scan = off;
 EXPLAIN (COSTS OFF) SELECT id FROM sc_col WHERE id = 1;
 RESET storage_engine.enable_custom_scan;
 
+-- a column whose type changes without a rewrite (int4 to oid, binary
+-- coercible, which orders the negative values last): the stored bounds
+-- were computed in the old ordering and are not used any more
+CREATE TABLE sc_retype (v int) USING colcompress;
+INSERT INTO sc_retype SELECT g FROM generate_series(-5, 5) g;
+CREATE TABLE sc_retype_heap AS SELECT * FROM sc_retype;
+SELECT relfilenode AS before FROM pg_class WHERE relname = 'sc_retype' \gset
+ALTER TABLE sc_retype ALTER COLUMN v TYPE oid;
+ALTER TABLE sc_retype_heap ALTER COLUMN v TYPE oid;
+SELECT relfilenode = :before AS not_rewritten FROM pg_class WHERE relname = 'sc_retype';
+SELECT (SELECT count(*) FROM sc_retype WHERE v > 10) AS big,
+	   (SELECT count(*) FROM sc_retype_heap WHERE v > 10) AS heap_big,
+	   (SELECT count(*) FROM sc_retype WHERE v < 10) AS small,
+	   (SELECT count(*) FROM sc_retype_heap WHERE v < 10) AS heap_small,
+	   (SELECT count(*) FROM sc_retype WHERE v >= 0) AS all_rows;
+INSERT INTO sc_retype VALUES (7);
+SELECT count(*) AS big_after_insert FROM sc_retype WHERE v > 10;
+DROP TABLE sc_retype, sc_retype_heap;
+
 DROP TABLE sc_col, sc_heap, sc_empty, sc_nulls;
 DROP FUNCTION check_query(text), pruning(text), explain_analyze(text);
