@@ -350,13 +350,13 @@ value_decode(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 			}
 			else
 			{
-				uint32		hdr;
+				varattrib_4b hdr;	/* the header, as the macros see it */
 
 				if (VARHDRSZ > rawlen - off)
 					return "varlena header runs past the end of the chunk";
 				if (align_offset(off, type->typalign) != off)
 					return "misaligned varlena";
-				memcpy(&hdr, raw + off, sizeof(hdr));
+				memcpy(&hdr, raw + off, VARHDRSZ);
 				if (VARATT_IS_4B_C(&hdr))
 					return "compressed varlena inside a chunk";
 				len = VARSIZE_4B(&hdr);

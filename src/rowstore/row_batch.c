@@ -112,13 +112,13 @@ check_row_data(const char *tp, uint64 datalen, const bits8 *bp, int natts,
 			}
 			else
 			{
-				uint32		hdr;
+				varattrib_4b hdr;	/* the header, as the macros see it */
 
 				if (align_by(off, masks[i]) != off)
 					return "misaligned varlena";
 				if ((uint64) VARHDRSZ > datalen - off)
 					return "varlena header runs past the end of its row";
-				memcpy(&hdr, tp + off, sizeof(hdr));
+				memcpy(&hdr, tp + off, VARHDRSZ);
 				if (VARATT_IS_4B_C(&hdr))
 					return "compressed varlena inside a batch";
 				len = VARSIZE_4B(&hdr);

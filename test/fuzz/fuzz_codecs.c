@@ -1612,7 +1612,7 @@ chunk_make_value(const ValueTypeInfo *t, FuzzReader *r, FuzzRng *rng,
 static size_t
 chunk_varlena(const uint8 *p, const uint8 **payload, size_t *plen)
 {
-	uint32		hdr;
+	varattrib_4b hdr;
 
 	if (VARATT_IS_1B(p))
 	{
@@ -1620,7 +1620,7 @@ chunk_varlena(const uint8 *p, const uint8 **payload, size_t *plen)
 		*plen = VARSIZE_1B(p) - VARHDRSZ_SHORT;
 		return VARSIZE_1B(p);
 	}
-	memcpy(&hdr, p, sizeof(hdr));
+	memcpy(&hdr, p, VARHDRSZ);
 	*payload = p + VARHDRSZ;
 	*plen = VARSIZE_4B(&hdr) - VARHDRSZ;
 	return VARSIZE_4B(&hdr);
@@ -1767,11 +1767,11 @@ chunk_check_accepted(const ValueTypeInfo *t, ChunkTypeKind kind,
 			}
 			else
 			{
-				uint32		hdr;
+				varattrib_4b hdr;
 
 				FUZZ_CHECK(end - p >= VARHDRSZ, "row %u: varlena header past the end", i);
 				FUZZ_CHECK((uintptr_t) p % align == 0, "row %u: misaligned 4-byte varlena", i);
-				memcpy(&hdr, p, sizeof(hdr));
+				memcpy(&hdr, p, VARHDRSZ);
 				FUZZ_CHECK(!VARATT_IS_4B_C(&hdr), "row %u: compressed varlena accepted", i);
 				size = VARSIZE_4B(&hdr);
 				FUZZ_CHECK(size >= VARHDRSZ, "row %u: varlena shorter than its header", i);
@@ -1952,6 +1952,7 @@ chunk_mutate_structured(FuzzReader *r, int n, uint8 *m, size_t *mlen)
 		size_t		pos = chunk_nbounds > 0 ? chunk_bounds[idx % chunk_nbounds] : 0;
 		size_t		d = arg % 8 + 1;
 		uint32		v;
+		varattrib_4b vh;		/* a 4-byte varlena header, as the macros see it */
 
 		pos = Min(pos, len);
 		switch (op % 10)
@@ -2000,21 +2001,21 @@ chunk_mutate_structured(FuzzReader *r, int n, uint8 *m, size_t *mlen)
 				if (pos < len && VARATT_IS_1B(m + pos) && !VARATT_IS_1B_E(m + pos) &&
 					len + 3 <= FUZZ_MAX_COMP)
 				{
-					v = 0;
-					SET_VARSIZE(&v, VARSIZE_1B(m + pos) - VARHDRSZ_SHORT + VARHDRSZ);
+					memset(&vh, 0, sizeof(vh));
+					SET_VARSIZE(&vh, VARSIZE_1B(m + pos) - VARHDRSZ_SHORT + VARHDRSZ);
 					memmove(m + pos + 3, m + pos, len - pos);
-					memcpy(m + pos, &v, sizeof(v));
+					memcpy(m + pos, &vh, VARHDRSZ);
 					*mlen = len + 3;
 				}
 				else if (len - pos >= VARHDRSZ)
 				{
-					memcpy(&v, m + pos, sizeof(v));
-					if (VARATT_IS_4B_U(&v) && VARSIZE_4B(&v) >= VARHDRSZ &&
-						VARSIZE_4B(&v) - VARHDRSZ + VARHDRSZ_SHORT <= VARATT_SHORT_MAX)
+					memcpy(&vh, m + pos, VARHDRSZ);
+					if (VARATT_IS_4B_U(&vh) && VARSIZE_4B(&vh) >= VARHDRSZ &&
+						VARSIZE_4B(&vh) - VARHDRSZ + VARHDRSZ_SHORT <= VARATT_SHORT_MAX)
 					{
 						uint8		h;
 
-						SET_VARSIZE_SHORT(&h, VARSIZE_4B(&v) - VARHDRSZ + VARHDRSZ_SHORT);
+						SET_VARSIZE_SHORT(&h, VARSIZE_4B(&vh) - VARHDRSZ + VARHDRSZ_SHORT);
 						memmove(m + pos + 1, m + pos + VARHDRSZ, len - pos - VARHDRSZ);
 						m[pos] = h;
 						*mlen = len - 3;
@@ -2045,12 +2046,12 @@ chunk_mutate_structured(FuzzReader *r, int n, uint8 *m, size_t *mlen)
 					size_t		ns = (arg >> 1) % 6;
 					size_t		keep = Max(ns, (size_t) VARHDRSZ);
 
-					memcpy(&v, m + pos, sizeof(v));
-					size = VARSIZE_4B(&v);
+					memcpy(&vh, m + pos, VARHDRSZ);
+					size = VARSIZE_4B(&vh);
 					if (size >= keep && size <= len - pos)
 					{
-						SET_VARSIZE_4B(&v, ns);
-						memcpy(m + pos, &v, sizeof(v));
+						SET_VARSIZE_4B(&vh, ns);
+						memcpy(m + pos, &vh, VARHDRSZ);
 						memmove(m + pos + keep, m + pos + size, len - pos - size);
 						*mlen = len - (size - keep);
 					}
