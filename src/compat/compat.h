@@ -92,6 +92,16 @@ typedef bool TU_UpdateIndexes;
 #define COMPAT_TAM_BITMAP_ITERATES 1
 #endif
 
+/*
+ * A custom scan chooses its scan slot's kind from 16 on; before, the slot
+ * is virtual (rows stored in it are deformed whole).
+ */
+#if PG_VERSION_NUM >= 160000
+#define compat_custom_scan_slot_ops(css, ops) ((css)->slotOps = (ops))
+#else
+#define compat_custom_scan_slot_ops(css, ops) ((void) (ops))
+#endif
+
 /* index_beginscan took instrumentation from 18 on. */
 #include "access/genam.h"
 #if PG_VERSION_NUM >= 180000

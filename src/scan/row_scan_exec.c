@@ -72,6 +72,8 @@ create_row_scan_state(CustomScan *cscan)
 												   T_CustomScanState);
 
 	state->css.methods = &row_exec_methods;
+	/* as the table AM's scans: the row is stored, and deformed as needed */
+	compat_custom_scan_slot_ops(&state->css, &TTSOpsMinimalTuple);
 	return (Node *) state;
 }
 
