@@ -112,3 +112,31 @@ zone_bound_deserialize(const bytea *bound, Form_pg_attribute attr)
 						NameStr(attr->attname))));
 	return PointerGetDatum(copy);
 }
+
+void
+zone_bounds_widen(SortSupport ssup, Datum lo, Datum hi, bool *have,
+				  Datum *min, Datum *max)
+{
+	if (!*have)
+	{
+		*min = lo;
+		*max = hi;
+		*have = true;
+		return;
+	}
+	if (ApplySortComparator(lo, false, *min, false, ssup) < 0)
+		*min = lo;
+	if (ApplySortComparator(hi, false, *max, false, ssup) > 0)
+		*max = hi;
+}
+
+void
+zone_bounds_serialize_pair(Datum min, Datum max, Form_pg_attribute attr,
+						   bytea **min_out, bytea **max_out)
+{
+	*min_out = zone_bound_serialize(min, attr);
+	*max_out = zone_bound_serialize(max, attr);
+	/* pruning tests both bounds or neither */
+	if (*min_out == NULL || *max_out == NULL)
+		*min_out = *max_out = NULL;
+}

@@ -54,6 +54,16 @@ zone_bounds_signature(Form_pg_attribute attr, Oid *type, Oid *collation)
 /* NULL when the value is too large to keep. */
 extern bytea *zone_bound_serialize(Datum value, Form_pg_attribute attr);
 
+/*
+ * Writers' bounds: *min and *max take in the values lo <= hi (the first
+ * pair sets them, *have says so); then both bounds serialized, or neither
+ * when one is too large to keep.
+ */
+extern void zone_bounds_widen(SortSupport ssup, Datum lo, Datum hi, bool *have,
+							  Datum *min, Datum *max);
+extern void zone_bounds_serialize_pair(Datum min, Datum max, Form_pg_attribute attr,
+									   bytea **min_out, bytea **max_out);
+
 /* A Datum of the column's type, palloc'd in CurrentMemoryContext. */
 extern Datum zone_bound_deserialize(const bytea *bound, Form_pg_attribute attr);
 

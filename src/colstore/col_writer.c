@@ -319,17 +319,7 @@ chunk_minmax(ColWriter *w, int attno, uint32 start, uint32 end,
 				hi = swap;
 			}
 		}
-		if (!have)
-		{
-			*min = lo;
-			*max = hi;
-			have = true;
-			continue;
-		}
-		if (ApplySortComparator(lo, false, *min, false, ssup) < 0)
-			*min = lo;
-		if (ApplySortComparator(hi, false, *max, false, ssup) > 0)
-			*max = hi;
+		zone_bounds_widen(ssup, lo, hi, &have, min, max);
 	}
 	return have;
 }
@@ -613,25 +603,10 @@ col_writer_flush(ColWriter *w, Relation rel)
 
 				if (chunk_minmax(w, a, start, end, &cmps[a], &min, &max))
 				{
-					c->min_value = zone_bound_serialize(min, attr);
-					c->max_value = zone_bound_serialize(max, attr);
-					if (c->min_value == NULL || c->max_value == NULL)
-						c->min_value = c->max_value = NULL;
-					if (!have_stripe_bounds[a])
-					{
-						stripe_min[a] = min;
-						stripe_max[a] = max;
-						have_stripe_bounds[a] = true;
-					}
-					else
-					{
-						if (ApplySortComparator(min, false, stripe_min[a], false,
-												&cmps[a]) < 0)
-							stripe_min[a] = min;
-						if (ApplySortComparator(max, false, stripe_max[a], false,
-												&cmps[a]) > 0)
-							stripe_max[a] = max;
-					}
+					zone_bounds_serialize_pair(min, max, attr, &c->min_value,
+											   &c->max_value);
+					zone_bounds_widen(&cmps[a], min, max, &have_stripe_bounds[a],
+									  &stripe_min[a], &stripe_max[a]);
 				}
 			}
 		}
@@ -641,10 +616,9 @@ col_writer_flush(ColWriter *w, Relation rel)
 	{
 		if (!have_stripe_bounds[a])
 			continue;
-		stripe.attr_min[a] = zone_bound_serialize(stripe_min[a], TupleDescAttr(w->tupdesc, a));
-		stripe.attr_max[a] = zone_bound_serialize(stripe_max[a], TupleDescAttr(w->tupdesc, a));
-		if (stripe.attr_min[a] == NULL || stripe.attr_max[a] == NULL)
-			stripe.attr_min[a] = stripe.attr_max[a] = NULL;
+		zone_bounds_serialize_pair(stripe_min[a], stripe_max[a],
+								   TupleDescAttr(w->tupdesc, a),
+								   &stripe.attr_min[a], &stripe.attr_max[a]);
 	}
 	{
 		StorageMeta meta;

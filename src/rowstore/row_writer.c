@@ -342,24 +342,6 @@ frame_batch(RowWriter *w, const Codec *codec, StringInfo stored)
 	return fw.raw_total;
 }
 
-/* Keeps the smaller of a and *lo in *lo, the larger of b and *hi in *hi. */
-static void
-widen_bounds(SortSupport ssup, Datum lo, Datum hi, bool *have, Datum *min,
-			 Datum *max)
-{
-	if (!*have)
-	{
-		*min = lo;
-		*max = hi;
-		*have = true;
-		return;
-	}
-	if (ApplySortComparator(lo, false, *min, false, ssup) < 0)
-		*min = lo;
-	if (ApplySortComparator(hi, false, *max, false, ssup) > 0)
-		*max = hi;
-}
-
 /*
  * The buffered batch's zone map into b (allocated in CurrentMemoryContext):
  * per column with a btree ordering (catalog/zone_map.h) its minimum and
@@ -440,21 +422,16 @@ batch_zone_map(RowWriter *w, BatchMeta *b)
 				lo = hi = values[1][a];
 			else
 				continue;
-			widen_bounds(&ssup[a], lo, hi, &have[a], &min[a], &max[a]);
+			zone_bounds_widen(&ssup[a], lo, hi, &have[a], &min[a], &max[a]);
 		}
 		/* by-reference bounds point into the buffer, which stays */
 	}
 
 	for (a = 0; a < natts; a++)
 	{
-		Form_pg_attribute attr = TupleDescAttr(desc, a);
-
-		if (!have[a])
-			continue;
-		b->attr_min[a] = zone_bound_serialize(min[a], attr);
-		b->attr_max[a] = zone_bound_serialize(max[a], attr);
-		if (b->attr_min[a] == NULL || b->attr_max[a] == NULL)
-			b->attr_min[a] = b->attr_max[a] = NULL;
+		if (have[a])
+			zone_bounds_serialize_pair(min[a], max[a], TupleDescAttr(desc, a),
+									   &b->attr_min[a], &b->attr_max[a]);
 	}
 }
 
