@@ -146,16 +146,22 @@ def _per_table_section(res, suite) -> list[str]:
     return lines
 
 
+def _by_query(timings):
+    """Query ids in first-seen order, and each query's timings by kind."""
+    order, by = [], {}
+    for t in timings:
+        if t.qid not in by:
+            order.append(t.qid)
+        by.setdefault(t.qid, {})[t.kind] = t
+    return order, by
+
+
 def _queries_section(res, suite, mode) -> list[str]:
     ts = [t for t in res.timings if t.suite == suite and t.mode == mode]
     if not ts:
         return []
     kinds = _kinds_in(res, suite)
-    order, by = [], {}
-    for t in ts:
-        if t.qid not in by:
-            order.append(t.qid)
-        by.setdefault(t.qid, {})[t.kind] = t
+    order, by = _by_query(ts)
     lines = ["| query | title | " + " | ".join(kinds) + " |", "|---|---|" + "---:|" * len(kinds)]
     ratios = {k: [] for k in kinds}
     totals = {k: 0.0 for k in kinds}
@@ -193,11 +199,7 @@ def _blocks_section(res, suite, mode) -> list[str]:
     if not ts:
         return []
     kinds = _kinds_in(res, suite)
-    order, by = [], {}
-    for t in ts:
-        if t.qid not in by:
-            order.append(t.qid)
-        by.setdefault(t.qid, {})[t.kind] = t
+    order, by = _by_query(ts)
     lines = ["| query | " + " | ".join(kinds) + " |", "|---|" + "---:|" * len(kinds)]
     for qid in order:
         row = by[qid]
