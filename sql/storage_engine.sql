@@ -71,6 +71,9 @@ CREATE TABLE engine.stripe (
 	-- collation) must not have them read in another ordering
 	attr_type oid[] NOT NULL,
 	attr_collation oid[] NOT NULL,
+	-- per column: where in the stripe's data its compression dictionary
+	-- starts, or -1 when its frames are compressed without one
+	attr_dict_offset bigint[] NOT NULL,
 	sorted_by text,						-- the orderby its rows are sorted by
 	PRIMARY KEY (storage_id, stripe_num)
 );

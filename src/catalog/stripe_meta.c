@@ -47,6 +47,7 @@ enum
 	Anum_stripe_attr_null_count,
 	Anum_stripe_attr_type,
 	Anum_stripe_attr_collation,
+	Anum_stripe_attr_dict_offset,
 	Anum_stripe_sorted_by,
 	Natts_stripe = Anum_stripe_sorted_by
 };
@@ -118,6 +119,9 @@ stripe_from_tuple(HeapTuple tuple, TupleDesc desc)
 		s->attr_null_count == NULL || n != s->column_count ||
 		s->attr_type == NULL || s->attr_collation == NULL)
 		meta_corrupted("stripe", s->storage_id, "malformed zone map");
+	s->attr_dict_offset = meta_int8_array_values(values[Anum_stripe_attr_dict_offset - 1], &n);
+	if (s->attr_dict_offset == NULL || n != s->column_count)
+		meta_corrupted("stripe", s->storage_id, "malformed attr_dict_offset");
 
 	s->cids = meta_cid_runs_values(values[Anum_stripe_command_ids - 1], &s->ncids);
 	if (s->cids == NULL)
@@ -291,6 +295,8 @@ stripe_meta_insert(const StripeMeta *s, const uint32 *group_rows,
 			PointerGetDatum(meta_oid_array(s->attr_type, s->column_count));
 		values[Anum_stripe_attr_collation - 1] =
 			PointerGetDatum(meta_oid_array(s->attr_collation, s->column_count));
+		values[Anum_stripe_attr_dict_offset - 1] =
+			PointerGetDatum(meta_int8_array(s->attr_dict_offset, s->column_count));
 		values[Anum_stripe_sorted_by - 1] =
 			s->sorted_by ? CStringGetTextDatum(s->sorted_by) : (Datum) 0;
 		nulls[Anum_stripe_sorted_by - 1] = s->sorted_by == NULL;

@@ -36,9 +36,13 @@ typedef struct StripeMeta
 	uint64	   *attr_null_count;
 	Oid		   *attr_type;		/* what the bounds were computed with */
 	Oid		   *attr_collation;
+	/* per column: its dictionary's offset in the stripe, or STRIPE_NO_DICT */
+	uint64	   *attr_dict_offset;
 	char	   *sorted_by;		/* orderby the rows are sorted by, or NULL */
 	bool		written_by_me;	/* by the current transaction */
 } StripeMeta;
+
+#define STRIPE_NO_DICT	PG_UINT64_MAX
 
 typedef struct ChunkMeta
 {

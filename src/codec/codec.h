@@ -32,6 +32,9 @@ typedef enum CodecId
 
 #define CODEC_COUNT 5
 
+/* A dictionary made ready by a codec's dict_load; opaque to callers. */
+typedef struct CodecDict CodecDict;
+
 typedef struct Codec
 {
 	CodecId		id;
@@ -69,6 +72,49 @@ typedef struct Codec
 	 */
 	bool		(*decompress) (const char *src, int32 srclen, char *dst,
 							   int32 rawlen);
+
+	/*
+	 * Shared dictionaries; all NULL when the codec has none.  A dictionary
+	 * is trained once from samples of many small buffers and stored once;
+	 * each small buffer compressed with it then compresses almost as well as
+	 * if it were part of one long buffer, yet decompresses on its own.
+	 *
+	 * dict_train trains at most dictcap bytes into dict from nsamples
+	 * samples laid end to end at samples (their lengths in sample_sizes),
+	 * for compression at level.  Returns the dictionary's length, or -1
+	 * when the samples cannot train one (too few, too short).
+	 */
+	int32		(*dict_train) (const char *samples, const size_t *sample_sizes,
+							   uint32 nsamples, char *dict, int32 dictcap,
+							   int level);
+
+	/*
+	 * Bytes of workspace dict_load needs for a dictionary of dictlen bytes,
+	 * to compress at level (for_compression) or to decompress; 0 when dictlen
+	 * is impossible.
+	 */
+	size_t		(*dict_workspace) (int32 dictlen, bool for_compression,
+								   int level);
+
+	/*
+	 * Makes the dictionary of dictlen bytes at dict ready in workspace
+	 * (dict_workspace bytes, 8-byte aligned) for one direction.  The
+	 * dictionary bytes must stay in place while the result is used; nothing
+	 * needs freeing but the caller's workspace.  Returns NULL when the bytes
+	 * are not a dictionary of this codec: they are untrusted, read from disk.
+	 */
+	const CodecDict *(*dict_load) (const char *dict, int32 dictlen,
+								   bool for_compression, int level,
+								   void *workspace, size_t workspace_size);
+
+	/*
+	 * compress and decompress with a dictionary loaded for that direction
+	 * (the compression level is the dictionary's); the same contracts.
+	 */
+	int32		(*compress_dict) (const char *src, int32 srclen, char *dst,
+								  int32 dstcap, const CodecDict *dict);
+	bool		(*decompress_dict) (const char *src, int32 srclen, char *dst,
+									int32 rawlen, const CodecDict *dict);
 } Codec;
 
 /* Registry record for an id read from disk; NULL when the id is unknown. */

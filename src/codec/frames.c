@@ -27,10 +27,12 @@ frame_crc(const char *bytes, uint32 len)
 }
 
 void
-frames_begin(FrameWriter *fw, const Codec *codec, int level)
+frames_begin(FrameWriter *fw, const Codec *codec, int level,
+			 const CodecDict *dict)
 {
 	fw->codec = codec;
 	fw->level = level;
+	fw->dict = dict;
 	initStringInfo(&fw->entries);
 	initStringInfo(&fw->data);
 	fw->nframes = 0;
@@ -54,8 +56,11 @@ frames_add(FrameWriter *fw, uint32 first_row, const char *raw,
 		if (cap > 0)
 		{
 			dst = palloc(cap);
-			clen = fw->codec->compress(raw, (int32) raw_length, dst, cap,
-									   fw->level);
+			clen = fw->dict != NULL ?
+				fw->codec->compress_dict(raw, (int32) raw_length, dst, cap,
+										 fw->dict) :
+				fw->codec->compress(raw, (int32) raw_length, dst, cap,
+									fw->level);
 		}
 		/* kept only when smaller: equal lengths mean "stored raw" */
 		if (clen >= 0 && (uint32) clen < raw_length)
@@ -175,7 +180,7 @@ frames_find(const FrameEntry *entries, uint32 nframes, uint32 row)
 
 const char *
 frames_decode(const FrameEntry *e, const char *stored, const Codec *codec,
-			  bool check_crc, char *raw)
+			  const CodecDict *dict, bool check_crc, char *raw)
 {
 	if (check_crc && frame_crc(stored, e->stored_length) != e->checksum)
 		return "frame checksum mismatch";
@@ -186,8 +191,44 @@ frames_decode(const FrameEntry *e, const char *stored, const Codec *codec,
 	}
 	if (codec == NULL || codec->id == CODEC_NONE)
 		return "compressed frame in a unit stored without compression";
-	if (!codec->decompress(stored, (int32) e->stored_length, raw,
+	if (dict != NULL ?
+		!codec->decompress_dict(stored, (int32) e->stored_length, raw,
+								(int32) e->raw_length, dict) :
+		!codec->decompress(stored, (int32) e->stored_length, raw,
 						   (int32) e->raw_length))
 		return "compressed data cannot be decompressed";
+	return NULL;
+}
+
+void
+frames_dict_write(StringInfo out, const char *dict, uint32 length)
+{
+	uint32		checksum = frame_crc(dict, length);
+
+	appendBinaryStringInfo(out, (const char *) &length, sizeof(uint32));
+	appendBinaryStringInfo(out, (const char *) &checksum, sizeof(uint32));
+	appendBinaryStringInfo(out, dict, (int) length);
+}
+
+const char *
+frames_dict_header(const char *header, uint64 available, uint32 *length,
+				   uint32 *checksum)
+{
+	if (available < FRAMES_DICT_HEADER_SIZE)
+		return "dictionary runs past the end of the data holding it";
+	memcpy(length, header, sizeof(uint32));
+	memcpy(checksum, header + sizeof(uint32), sizeof(uint32));
+	if (*length == 0 || *length > FRAMES_DICT_MAX_LENGTH)
+		return "dictionary with an impossible length";
+	if (*length > available - FRAMES_DICT_HEADER_SIZE)
+		return "dictionary runs past the end of the data holding it";
+	return NULL;
+}
+
+const char *
+frames_dict_check(const char *dict, uint32 length, uint32 checksum)
+{
+	if (frame_crc(dict, length) != checksum)
+		return "dictionary checksum mismatch";
 	return NULL;
 }

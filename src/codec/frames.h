@@ -41,6 +41,13 @@
 #define FRAME_MAX_ROWS			1024
 #define FRAME_TARGET_RAW_BYTES	(64 * 1024)
 
+/*
+ * Frames compressed with a dictionary shared by the unit's neighbours
+ * compress about as well as long frames, so they can be short: fetching a
+ * row then decodes a few kB per column instead of up to 64 kB.
+ */
+#define FRAME_DICT_TARGET_RAW_BYTES	(4 * 1024)
+
 /* A frame's raw bytes are one palloc: MaxAllocSize, spelled FRONTEND-safe. */
 #define FRAME_MAX_RAW_LENGTH	((uint32) 0x3fffffff)
 
@@ -67,13 +74,15 @@ typedef struct FrameWriter
 {
 	const Codec *codec;
 	int			level;
+	const CodecDict *dict;		/* loaded for compression, or NULL */
 	StringInfoData entries;
 	StringInfoData data;
 	uint32		nframes;
 	uint64		raw_total;
 } FrameWriter;
 
-extern void frames_begin(FrameWriter *fw, const Codec *codec, int level);
+extern void frames_begin(FrameWriter *fw, const Codec *codec, int level,
+						 const CodecDict *dict);
 extern void frames_add(FrameWriter *fw, uint32 first_row,
 					   const char *raw, uint32 raw_length);
 extern void frames_finish(FrameWriter *fw, StringInfo out);
@@ -118,10 +127,34 @@ frames_rows(const FrameEntry *entries, uint32 nframes, uint32 i,
 
 /*
  * Produces frame e's raw bytes in raw (room for e->raw_length) from its
- * stored bytes; checks the frame's CRC when check_crc.
+ * stored bytes, with dict (loaded for decompression) when the unit's frames
+ * were compressed with one; checks the frame's CRC when check_crc.
  */
 extern const char *frames_decode(const FrameEntry *e, const char *stored,
-								 const Codec *codec, bool check_crc,
-								 char *raw);
+								 const Codec *codec, const CodecDict *dict,
+								 bool check_crc, char *raw);
+
+/*
+ * A stored dictionary, shared by the frames of several units:
+ *
+ *		uint32		length				of the dictionary bytes
+ *		uint32		checksum			CRC-32C of the dictionary bytes
+ *		the dictionary bytes
+ */
+#define FRAMES_DICT_HEADER_SIZE		(2 * sizeof(uint32))
+#define FRAMES_DICT_MAX_LENGTH		(64 * 1024)
+
+extern void frames_dict_write(StringInfo out, const char *dict, uint32 length);
+
+/*
+ * Reads a stored dictionary's header; available is how many bytes the
+ * stored dictionary may take at most (to the end of its container).
+ */
+extern const char *frames_dict_header(const char *header, uint64 available,
+									  uint32 *length, uint32 *checksum);
+
+/* Checks the dictionary bytes against the checksum of their header. */
+extern const char *frames_dict_check(const char *dict, uint32 length,
+									 uint32 checksum);
 
 #endif							/* STORAGE_ENGINE_FRAMES_H */

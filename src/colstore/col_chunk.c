@@ -26,8 +26,8 @@
 #include "colstore/col_chunk.h"
 #include "format/storage.h"
 
-static void
-chunk_corrupted(const ColChunkRef *ref, const char *what)
+void
+col_chunk_corrupted(const ColChunkRef *ref, const char *what)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_DATA_CORRUPTED),
@@ -47,13 +47,13 @@ check_chunk(const ColChunkRef *ref)
 	const Codec *codec;
 
 	if (c->value_count != ref->rows)
-		chunk_corrupted(ref, "value count differs from the chunk group's row count");
+		col_chunk_corrupted(ref, "value count differs from the chunk group's row count");
 	if (c->stored_offset > ref->stripe->data_length ||
 		c->stored_length > ref->stripe->data_length - c->stored_offset)
-		chunk_corrupted(ref, "chunk lies outside its stripe");
+		col_chunk_corrupted(ref, "chunk lies outside its stripe");
 	codec = codec_by_id(c->codec);
 	if (codec == NULL)
-		chunk_corrupted(ref, "unknown codec");
+		col_chunk_corrupted(ref, "unknown codec");
 	if (!codec->available)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -61,9 +61,9 @@ check_chunk(const ColChunkRef *ref)
 						RelationGetRelationName(ref->rel), codec->name),
 				 errhint("Rebuild storage_engine with the %s library.", codec->name)));
 	if (c->value_count == 0 || c->null_count > c->value_count)
-		chunk_corrupted(ref, "impossible value count");
+		col_chunk_corrupted(ref, "impossible value count");
 	if (c->raw_length < VALUE_CHUNK_HEADER_SIZE || c->raw_length > MaxAllocSize)
-		chunk_corrupted(ref, "impossible uncompressed length");
+		col_chunk_corrupted(ref, "impossible uncompressed length");
 	return codec;
 }
 
@@ -100,9 +100,11 @@ decode_frame(const ColChunkRef *ref, const Codec *codec, const FrameEntry *e,
 	char	   *raw = palloc(Max(e->raw_length, 1));
 	const char *problem;
 
-	problem = frames_decode(e, stored, codec, check_crc, raw);
+	problem = frames_decode(e, stored, codec,
+							col_dict_for(ref->dicts, ref, codec), check_crc,
+							raw);
 	if (problem != NULL)
-		chunk_corrupted(ref, problem);
+		col_chunk_corrupted(ref, problem);
 
 	if (ref->chunk->encoding == CHUNK_ENCODING_DELTA)
 	{
@@ -110,21 +112,21 @@ decode_frame(const ColChunkRef *ref, const Codec *codec, const FrameEntry *e,
 		Size		start;
 
 		if (e->raw_length < VALUE_CHUNK_HEADER_SIZE)
-			chunk_corrupted(ref, "frame shorter than its header");
+			col_chunk_corrupted(ref, "frame shorter than its header");
 		memcpy(&null_count, raw + sizeof(uint32), sizeof(uint32));
 		start = chunk_values_start(nrows, null_count);
 		if (!attr->attbyval || (attr->attlen != 2 && attr->attlen != 4 && attr->attlen != 8) ||
 			null_count > nrows || start > e->raw_length ||
 			e->raw_length - start != (Size) (nrows - null_count) * attr->attlen)
-			chunk_corrupted(ref, "delta-encoded frame has an impossible layout");
+			col_chunk_corrupted(ref, "delta-encoded frame has an impossible layout");
 		delta_decode(raw + start, nrows - null_count, attr->attlen);
 	}
 	else if (ref->chunk->encoding != CHUNK_ENCODING_PLAIN)
-		chunk_corrupted(ref, "unknown encoding");
+		col_chunk_corrupted(ref, "unknown encoding");
 
 	problem = value_decode(raw, e->raw_length, &type, nrows, values, isnull);
 	if (problem != NULL)
-		chunk_corrupted(ref, problem);
+		col_chunk_corrupted(ref, problem);
 }
 
 void
@@ -144,12 +146,12 @@ col_chunk_decode(const ColChunkRef *ref, Datum *values, bool *isnull)
 	COMP_CRC32C(crc, stored, c->stored_length);
 	FIN_CRC32C(crc);
 	if (crc != c->checksum)
-		chunk_corrupted(ref, "checksum mismatch");
+		col_chunk_corrupted(ref, "checksum mismatch");
 
 	problem = frames_parse(stored, c->stored_length, c->value_count,
 						   c->raw_length, &frames);
 	if (problem != NULL)
-		chunk_corrupted(ref, problem);
+		col_chunk_corrupted(ref, problem);
 
 	/* the whole chunk's CRC covered every frame */
 	for (i = 0; i < frames.nframes; i++)
@@ -180,7 +182,7 @@ col_chunk_frames(const ColChunkRef *ref, FrameDirectory *frames)
 										   c->value_count, c->raw_length,
 										   ref->strategy, context, frames);
 	if (problem != NULL)
-		chunk_corrupted(ref, problem);
+		col_chunk_corrupted(ref, problem);
 }
 
 void

@@ -15,6 +15,7 @@
 
 #include "catalog/stripe_meta.h"
 #include "codec/frames.h"
+#include "colstore/col_dict.h"
 
 /* Which chunk, and what to name in an error about it. */
 typedef struct ColChunkRef
@@ -26,7 +27,12 @@ typedef struct ColChunkRef
 	const ChunkMeta *chunk;
 	uint32		rows;			/* rows of the chunk group */
 	BufferAccessStrategy strategy;	/* NULL: the default */
+	ColDictCache *dicts;		/* where the stripe's dictionaries are kept */
 } ColChunkRef;
+
+/* Raises ERRCODE_DATA_CORRUPTED naming the chunk's table, stripe, group and column. */
+pg_noreturn extern void col_chunk_corrupted(const ColChunkRef *ref,
+											const char *what);
 
 /*
  * Decodes all value_count rows into values/isnull; by-reference values

@@ -48,6 +48,7 @@ struct ColFetch
 	StripeMeta **stripes;
 	int			nstripes;
 	StreamLookup *lookup;
+	ColDictCache *dicts;		/* shared by the cursors */
 };
 
 /* A column's decoded frame of the cursor's current chunk group. */
@@ -113,6 +114,7 @@ col_fetch_begin(Relation rel, Snapshot snapshot)
 		i++;
 	}
 	f->lookup = row_runs_lookup_build(entries, f->nstripes);
+	f->dicts = col_dict_cache_create(cxt);
 	MemoryContextSwitchTo(old);
 	return f;
 }
@@ -222,6 +224,7 @@ column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 	ref.chunk = &c->chunks[a];
 	ref.rows = group_rows;
 	ref.strategy = NULL;
+	ref.dicts = c->fetch->dicts;
 	if (!col->have_frames)
 	{
 		old = MemoryContextSwitchTo(c->group_cxt);

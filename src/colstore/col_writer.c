@@ -336,44 +336,84 @@ encoded_size(Form_pg_attribute attr, Datum v)
 }
 
 /*
- * Encodes rows [start, end) of column a as a framed chunk (codec/frames.h)
- * into stored; returns the frames' total uncompressed length.  A frame
- * ends at FRAME_MAX_ROWS rows or once its values reach
- * FRAME_TARGET_RAW_BYTES, so that fetching one row decodes little.
+ * End of the frame of column a that starts at row first (< end): after
+ * FRAME_MAX_ROWS rows or once its values reach target bytes.  Sets *nulls
+ * to the frame's NULLs and *bytes to its values' size, roughly.
  */
 static uint32
-encode_chunk(ColWriter *w, int a, uint32 start, uint32 end, int encoding,
-			 const Codec *codec, StringInfo stored)
+frame_end(ColWriter *w, int a, uint32 first, uint32 end, Size target,
+		  uint32 *nulls, Size *bytes)
+{
+	Form_pg_attribute attr = TupleDescAttr(w->tupdesc, a);
+	uint32		last = first;
+
+	*nulls = 0;
+	*bytes = 0;
+	while (last < end && last - first < FRAME_MAX_ROWS && *bytes < target)
+	{
+		if (w->isnull[a][last])
+			(*nulls)++;
+		else
+			*bytes += encoded_size(attr, w->values[a][last]);
+		last++;
+	}
+	return last;
+}
+
+/* Appends the raw bytes of rows [first, last) of column a to raw. */
+static void
+encode_frame(ColWriter *w, int a, uint32 first, uint32 last, uint32 nulls,
+			 int encoding, StringInfo raw)
 {
 	Form_pg_attribute attr = TupleDescAttr(w->tupdesc, a);
 	ValueTypeInfo type = {attr->attlen, attr->attbyval, attr->attalign};
+	int			start = raw->len;
+
+	value_encode(raw, &type, w->values[a] + first, w->isnull[a] + first,
+				 last - first);
+	if (encoding == CHUNK_ENCODING_DELTA)
+		delta_encode(raw->data + start + chunk_values_start(last - first, nulls),
+					 last - first - nulls, attr->attlen);
+}
+
+/*
+ * How a column's chunks of a stripe are cut into frames: frames of about
+ * target bytes, compressed with dict when it is not NULL.
+ */
+typedef struct ColumnFraming
+{
+	const CodecDict *dict;
+	Size		target;
+	/* the stripe's first chunk, when already encoded so: stored, raw length */
+	StringInfo	first_chunk;
+	uint32		first_raw_length;
+} ColumnFraming;
+
+/*
+ * Encodes rows [start, end) of column a as a framed chunk (codec/frames.h)
+ * into stored; returns the frames' total uncompressed length.
+ */
+static uint32
+encode_chunk(ColWriter *w, int a, uint32 start, uint32 end, int encoding,
+			 const Codec *codec, ColumnFraming framing, StringInfo stored)
+{
+	Form_pg_attribute attr = TupleDescAttr(w->tupdesc, a);
+	Size		target = framing.target;
+	const CodecDict *dict = framing.dict;
 	FrameWriter fw;
 	StringInfoData raw;
 	uint32		first = start;
 
-	frames_begin(&fw, codec, w->opts.compression_level);
+	frames_begin(&fw, codec, w->opts.compression_level, dict);
 	initStringInfo(&raw);
 	while (first < end)
 	{
-		uint32		last = first;
-		Size		bytes = 0;
-		uint32		nulls = 0;
+		uint32		nulls;
+		Size		bytes;
+		uint32		last = frame_end(w, a, first, end, target, &nulls, &bytes);
 
-		while (last < end && last - first < FRAME_MAX_ROWS &&
-			   bytes < FRAME_TARGET_RAW_BYTES)
-		{
-			if (w->isnull[a][last])
-				nulls++;
-			else
-				bytes += encoded_size(attr, w->values[a][last]);
-			last++;
-		}
 		resetStringInfo(&raw);
-		value_encode(&raw, &type, w->values[a] + first, w->isnull[a] + first,
-					 last - first);
-		if (encoding == CHUNK_ENCODING_DELTA)
-			delta_encode(raw.data + chunk_values_start(last - first, nulls),
-						 last - first - nulls, attr->attlen);
+		encode_frame(w, a, first, last, nulls, encoding, &raw);
 		frames_add(&fw, first - start, raw.data, (uint32) raw.len);
 		first = last;
 	}
@@ -385,6 +425,149 @@ encode_chunk(ColWriter *w, int a, uint32 start, uint32 end, int encoding,
 				 errhint("Lower the table's chunk_group_row_limit.")));
 	frames_finish(&fw, stored);
 	return (uint32) fw.raw_total;
+}
+
+/*
+ * A column's dictionary: trained on frames sampled evenly across the
+ * stripe, about DICT_SAMPLE_BYTES of them, for stripes holding at least
+ * DICT_MIN_COLUMN_BYTES of the column (below that, long frames without a
+ * dictionary are smaller).
+ */
+#define DICT_MAX_BYTES			(16 * 1024)
+#define DICT_SAMPLE_BYTES		(64 * 1024)
+#define DICT_MIN_COLUMN_BYTES	(128 * 1024)
+
+/*
+ * Some columns compress much better in long frames, where zstd finds
+ * matches far apart (arrays of tags repeating in a pattern, say), than in
+ * short frames with any dictionary.  The stripe's first chunk group is
+ * encoded both ways: the column keeps its dictionary (and frames that
+ * short) only when that makes the group, with its share of the
+ * dictionary, at most this fraction larger.  Frame lengths are tried from
+ * the shortest, the cheapest to fetch a row from.
+ */
+#define DICT_SIZE_ALLOWANCE		0.15
+
+static const Size dict_frame_targets[] = {
+	FRAME_DICT_TARGET_RAW_BYTES, 4 * FRAME_DICT_TARGET_RAW_BYTES
+};
+
+/* Encodes the stripe's first chunk of column a into framing. */
+static void
+encode_first_chunk(ColWriter *w, int a, uint32 group_limit, int encoding,
+				   const Codec *codec, ColumnFraming *framing)
+{
+	framing->first_chunk = makeStringInfo();
+	framing->first_raw_length =
+		encode_chunk(w, a, 0, Min(group_limit, w->nrows), encoding, codec,
+					 *framing, framing->first_chunk);
+}
+
+/*
+ * How column a's chunks of the stripe (groups of group_limit rows) are
+ * framed: with a dictionary trained for it, appended to stream at *offset,
+ * or (and *offset STRIPE_NO_DICT) long frames without one.
+ */
+static ColumnFraming
+column_framing(ColWriter *w, int a, uint32 group_limit, int encoding,
+			   const Codec *codec, StringInfo stream, uint64 *offset)
+{
+	ColumnFraming framing = {NULL, FRAME_TARGET_RAW_BYTES, NULL, 0};
+	uint64		total = 0;
+	uint32		nframes = 0;
+	uint32		step;
+	uint32		i = 0;
+	StringInfoData samples;
+	size_t	   *sizes;
+	uint32		nsamples = 0;
+	uint32		start;
+	char	   *dict;
+	int32		dictlen;
+	size_t		workspace_size;
+	const CodecDict *loaded;
+	double		dict_share;
+
+	*offset = STRIPE_NO_DICT;
+	if (codec->dict_train == NULL)
+		return framing;
+
+	/* frames are cut as encode_chunk will: within each chunk group */
+	for (start = 0; start < w->nrows; start += group_limit)
+	{
+		uint32		end = Min(start + group_limit, w->nrows);
+		uint32		first = start;
+
+		while (first < end)
+		{
+			uint32		nulls;
+			Size		bytes;
+
+			first = frame_end(w, a, first, end, FRAME_DICT_TARGET_RAW_BYTES,
+							  &nulls, &bytes);
+			total += bytes;
+			nframes++;
+		}
+	}
+	if (total < DICT_MIN_COLUMN_BYTES)
+		return framing;
+
+	step = Max(1, (uint32) (total / DICT_SAMPLE_BYTES));
+	step = Min(step, nframes);
+	initStringInfo(&samples);
+	sizes = palloc(sizeof(size_t) * (nframes / step + 1));
+	for (start = 0; start < w->nrows; start += group_limit)
+	{
+		uint32		end = Min(start + group_limit, w->nrows);
+		uint32		first = start;
+
+		while (first < end)
+		{
+			uint32		nulls;
+			Size		bytes;
+			uint32		last = frame_end(w, a, first, end,
+										 FRAME_DICT_TARGET_RAW_BYTES, &nulls,
+										 &bytes);
+
+			if (i++ % step == 0)
+			{
+				int			before = samples.len;
+
+				encode_frame(w, a, first, last, nulls, encoding, &samples);
+				sizes[nsamples++] = (size_t) (samples.len - before);
+			}
+			first = last;
+		}
+	}
+
+	dict = palloc(DICT_MAX_BYTES);
+	dictlen = codec->dict_train(samples.data, sizes, nsamples, dict,
+								DICT_MAX_BYTES, w->opts.compression_level);
+	workspace_size = dictlen > 0 ?
+		codec->dict_workspace(dictlen, true, w->opts.compression_level) : 0;
+	/* dict stays in place: the loaded dictionary refers to it */
+	loaded = workspace_size == 0 ? NULL :
+		codec->dict_load(dict, dictlen, true, w->opts.compression_level,
+						 palloc(workspace_size), workspace_size);
+	pfree(samples.data);
+	pfree(sizes);
+	if (loaded == NULL)
+		return framing;
+	encode_first_chunk(w, a, group_limit, encoding, codec, &framing);
+	dict_share = (double) dictlen * Min(group_limit, w->nrows) / w->nrows;
+	for (i = 0; i < lengthof(dict_frame_targets); i++)
+	{
+		ColumnFraming candidate = {loaded, dict_frame_targets[i], NULL, 0};
+
+		encode_first_chunk(w, a, group_limit, encoding, codec, &candidate);
+		if (candidate.first_chunk->len + dict_share <=
+			framing.first_chunk->len * (1 + DICT_SIZE_ALLOWANCE))
+		{
+			*offset = stream->len;
+			frames_dict_write(stream, dict, (uint32) dictlen);
+			return candidate;
+		}
+	}
+	return framing;
 }
 
 /*
@@ -512,6 +695,8 @@ col_writer_flush(ColWriter *w, Relation rel)
 	MemoryContext old;
 	SortSupportData *cmps;
 	bool	   *has_cmp;
+	int		   *encodings;
+	ColumnFraming *framings;
 	bool	   *have_stripe_bounds;
 	Datum	   *stripe_min;
 	Datum	   *stripe_max;
@@ -557,6 +742,19 @@ col_writer_flush(ColWriter *w, Relation rel)
 	group_rows = palloc(sizeof(uint32) * ngroups);
 	initStringInfo(&stream);
 
+	/* dictionaries first, at the start of the stripe's data */
+	encodings = palloc(sizeof(int) * Max(natts, 1));
+	framings = palloc(sizeof(ColumnFraming) * Max(natts, 1));
+	stripe.attr_dict_offset = palloc(sizeof(uint64) * Max(natts, 1));
+	for (a = 0; a < natts; a++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		encodings[a] = delta_eligible(TupleDescAttr(w->tupdesc, a)) ?
+			CHUNK_ENCODING_DELTA : CHUNK_ENCODING_PLAIN;
+		framings[a] = column_framing(w, a, group_limit, encodings[a], codec,
+									 &stream, &stripe.attr_dict_offset[a]);
+	}
+
 	for (g = 0; g < ngroups; g++)
 	{
 		uint32		start = g * group_limit;
@@ -576,12 +774,20 @@ col_writer_flush(ColWriter *w, Relation rel)
 			c->null_count = 0;
 			for (r = start; r < end; r++)
 				c->null_count += w->isnull[a][r] ? 1 : 0;
-			c->encoding = delta_eligible(attr) ? CHUNK_ENCODING_DELTA :
-				CHUNK_ENCODING_PLAIN;
+			c->encoding = encodings[a];
 			c->codec = codec->id;
-			initStringInfo(&stored);
-			c->raw_length = encode_chunk(w, a, start, end, c->encoding,
-										 codec, &stored);
+			if (g == 0 && framings[a].first_chunk != NULL)
+			{
+				/* encoded while choosing the column's framing */
+				stored = *framings[a].first_chunk;
+				c->raw_length = framings[a].first_raw_length;
+			}
+			else
+			{
+				initStringInfo(&stored);
+				c->raw_length = encode_chunk(w, a, start, end, c->encoding,
+											 codec, framings[a], &stored);
+			}
 			INIT_CRC32C(crc);
 			COMP_CRC32C(crc, stored.data, stored.len);
 			FIN_CRC32C(crc);

@@ -257,7 +257,7 @@ decode_frame(RowReader *r, const BatchMeta *b, const Codec *codec,
 	uint32		i;
 
 	CHECK_FOR_INTERRUPTS();
-	problem = frames_decode(e, stored, codec, check_crc, raw);
+	problem = frames_decode(e, stored, codec, NULL, check_crc, raw);
 	if (problem == NULL)
 		problem = row_batch_check(raw, e->raw_length, r->attrs, r->desc->natts,
 								  nrows, offsets);

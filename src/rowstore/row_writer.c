@@ -316,7 +316,7 @@ frame_batch(RowWriter *w, const Codec *codec, StringInfo stored)
 	Size		off = ROW_BATCH_HEADER_SIZE;
 	uint32		first = 0;
 
-	frames_begin(&fw, codec, w->opts.compression_level);
+	frames_begin(&fw, codec, w->opts.compression_level, NULL);
 	initStringInfo(&raw);
 	while (first < w->nrows)
 	{

@@ -2348,7 +2348,7 @@ frames_read_unit(const uint8 *unit, size_t len, uint32 rows, uint64 raw_total,
 		FUZZ_CHECK(e->raw_length <= raw_total, "frame longer than the unit");
 		out = fuzz_place(&gb_dst, e->raw_length, !at_end);
 		err = frames_decode(e, (const char *) p + frames_offsets[i], codec,
-							true, (char *) out);
+							NULL, true, (char *) out);
 		fuzz_check_canaries(&gb_dst, "frame");
 		fuzz_check_canaries(&gb_src, "unit");
 		if (orig != NULL)
@@ -2385,7 +2385,7 @@ fuzz_frames_decode(const uint8 *data, size_t len)
 	rng_seed_from(&rng, data, len);
 	if (codec == NULL || !codec->available)
 		codec = codec_by_id(CODEC_NONE);
-	frames_begin(&fw, codec, 0);
+	frames_begin(&fw, codec, 0, NULL);
 	while (first < rows)
 	{
 		uint32		n = 1 + rd_u8(&r) % (rows - first);
@@ -2450,6 +2450,182 @@ fuzz_frames_decode(const uint8 *data, size_t len)
 	pfree(unit.data);
 }
 
+
+/* ----------------------------------------------------------------
+ * zstd.dict: shared dictionaries (codec.h dict_*)
+ *
+ * Input layout: a sample-length selector and dictionary capacity, then
+ * the payload cut into samples.  A dictionary trained on them must round
+ * trip every sample; then the stored dictionary bytes are mutated (they
+ * come from disk: loading them must refuse or give a dictionary that
+ * decodes without touching memory outside the buffers), and so is a frame
+ * compressed with the valid dictionary.
+ * ---------------------------------------------------------------- */
+#define DICT_FUZZ_MAX_SAMPLES	512
+
+static void
+fuzz_zstd_dict(const uint8 *data, size_t len)
+{
+	const Codec *c = codec_by_id(CODEC_ZSTD);
+	FuzzReader	r = {data, len};
+	FuzzRng		rng;
+	uint32		sample_len = 16 + rd_u8(&r) * 4;
+	int32		dictcap = 1024 + (int32) (rd_u8(&r) % 16) * 1024;
+	int			nmut = (int) (rd_u8(&r) % 6);
+	FuzzReader	mut = r;
+	size_t		sizes[DICT_FUZZ_MAX_SAMPLES];
+	size_t		offsets[DICT_FUZZ_MAX_SAMPLES];
+	uint32		nsamples = 0;
+	size_t		inlen;
+	size_t		off = 0;
+	char	   *dict = palloc(dictcap);
+	int32		dictlen;
+	size_t		cws;
+	size_t		dws;
+	const CodecDict *cdict;
+	const CodecDict *ddict;
+	void	   *cwork;
+	void	   *dwork;
+	char	   *dict_copy;
+	uint32		i;
+	size_t		mlen;
+
+	rng_seed_from(&rng, data, len);
+	r.p += Min(r.left, (size_t) nmut * 5);
+	r.left -= Min(r.left, (size_t) nmut * 5);
+	mut.left = Min(mut.left, (size_t) nmut * 5);
+
+	/* samples: the payload repeated with small changes, as column frames are */
+	inlen = Min(r.left, (size_t) 32 * 1024);
+	while (nsamples < DICT_FUZZ_MAX_SAMPLES && off + sample_len <= FUZZ_MAX_INPUT &&
+		   off < 64 * 1024)
+	{
+		size_t		k;
+
+		for (k = 0; k < sample_len; k++)
+			scratch_input[off + k] = inlen > 0 ?
+				r.p[(off + k) % inlen] ^ (uint8) ((k % 97 == 0) ? rng_next(&rng) : 0) :
+				(uint8) (k * 7);
+		offsets[nsamples] = off;
+		sizes[nsamples++] = sample_len;
+		off += sample_len;
+	}
+
+	dictlen = c->dict_train((const char *) scratch_input, sizes, nsamples,
+							dict, dictcap, 3);
+	if (dictlen < 0)
+	{
+		pfree(dict);
+		return;
+	}
+	FUZZ_CHECK(dictlen > 0 && dictlen <= dictcap, "trained dictionary of %d bytes for capacity %d",
+			   dictlen, dictcap);
+	cws = c->dict_workspace(dictlen, true, 3);
+	dws = c->dict_workspace(dictlen, false, 0);
+	FUZZ_CHECK(cws > 0 && dws > 0, "no workspace size for a trained dictionary");
+	cwork = palloc(cws);
+	dwork = palloc(dws);
+	cdict = c->dict_load(dict, dictlen, true, 3, cwork, cws);
+	ddict = c->dict_load(dict, dictlen, false, 0, dwork, dws);
+	FUZZ_CHECK(cdict != NULL && ddict != NULL, "a trained dictionary does not load");
+
+	/* every sample round trips */
+	for (i = 0; i < nsamples; i++)
+	{
+		const char *src = (const char *) scratch_input + offsets[i];
+		int32		cap = c->bound((int32) sizes[i]);
+		int32		clen = c->compress_dict(src, (int32) sizes[i],
+											(char *) scratch_comp, cap, cdict);
+		uint8	   *in;
+		uint8	   *out;
+		bool		ok;
+
+		if (clen < 0)
+			continue;
+		FUZZ_CHECK((size_t) clen < sizes[i], "compressed sample not smaller");
+		in = fuzz_place_copy(&gb_src, scratch_comp, clen, true);
+		out = fuzz_place(&gb_dst, sizes[i], rng_next(&rng) & 1);
+		ok = c->decompress_dict((const char *) in, clen, (char *) out,
+								(int32) sizes[i], ddict);
+		fuzz_check_canaries(&gb_dst, "output");
+		FUZZ_CHECK(ok && memcmp(out, src, sizes[i]) == 0,
+				   "sample %u does not round trip through the dictionary", i);
+
+		/* the wrong length is refused */
+		out = fuzz_place(&gb_dst, sizes[i] - 1, true);
+		FUZZ_CHECK(!c->decompress_dict((const char *) in, clen, (char *) out,
+									   (int32) sizes[i] - 1, ddict),
+				   "sample %u decoded into one byte less", i);
+		fuzz_check_canaries(&gb_dst, "output");
+
+		/* a mutated frame: refused or decoded in bounds */
+		if (i == 0 && nmut > 0)
+		{
+			FuzzReader	m2 = mut;
+
+			memcpy(scratch_mut, scratch_comp, clen);
+			mlen = clen;
+			fuzz_mutate(&m2, nmut, scratch_mut, &mlen, scratch_comp, clen,
+						(const uint8 *) src, sizes[i]);
+			in = fuzz_place_copy(&gb_src, scratch_mut, mlen, true);
+			out = fuzz_place(&gb_dst, sizes[i], true);
+			(void) c->decompress_dict((const char *) in, (int32) mlen,
+									  (char *) out, (int32) sizes[i], ddict);
+			fuzz_check_canaries(&gb_dst, "output");
+			stat_mutants++;
+		}
+	}
+
+	/* a mutated dictionary, as read from a damaged disk */
+	if (nmut > 0)
+	{
+		int32		clen;
+		const CodecDict *bad;
+		uint8	   *dbytes;
+		size_t		bws;
+
+		memcpy(scratch_mut, dict, dictlen);
+		mlen = dictlen;
+		fuzz_mutate(&mut, nmut, scratch_mut, &mlen, (const uint8 *) dict,
+					dictlen, scratch_input, Min(off, (size_t) 4096));
+		stat_mutants++;
+		if (mlen == 0 || mlen > FRAMES_DICT_MAX_LENGTH)
+		{
+			pfree(cwork);
+			pfree(dwork);
+			pfree(dict);
+			return;
+		}
+		bws = c->dict_workspace((int32) mlen, false, 0);
+		dbytes = fuzz_place_copy(&gb_dst2, scratch_mut, mlen, true);
+		dict_copy = palloc(bws);
+		bad = c->dict_load((const char *) dbytes, (int32) mlen, false, 0,
+						   dict_copy, bws);
+		if (bad != NULL && nsamples > 0)
+		{
+			uint8	   *in;
+			uint8	   *out;
+
+			stat_mutants_accepted++;
+			clen = c->compress_dict((const char *) scratch_input, (int32) sizes[0],
+									(char *) scratch_comp,
+									c->bound((int32) sizes[0]), cdict);
+			if (clen > 0)
+			{
+				in = fuzz_place_copy(&gb_src, scratch_comp, clen, true);
+				out = fuzz_place(&gb_dst, sizes[0], false);
+				(void) c->decompress_dict((const char *) in, clen, (char *) out,
+										  (int32) sizes[0], bad);
+				fuzz_check_canaries(&gb_dst, "output");
+			}
+		}
+		pfree(dict_copy);
+	}
+	pfree(cwork);
+	pfree(dwork);
+	pfree(dict);
+}
+
 /* Every target; see "HOW TO ADD A TARGET" at the top of the file. */
 static const FuzzTarget fuzz_targets[] = {
 	{"none.roundtrip", fuzz_none_roundtrip, fuzz_none_enabled},
@@ -2460,6 +2636,7 @@ static const FuzzTarget fuzz_targets[] = {
 	{"lz4.decode", fuzz_lz4_decode, fuzz_lz4_enabled},
 	{"zstd.roundtrip", fuzz_zstd_roundtrip, fuzz_zstd_enabled},
 	{"zstd.decode", fuzz_zstd_decode, fuzz_zstd_enabled},
+	{"zstd.dict", fuzz_zstd_dict, fuzz_zstd_enabled},
 	{"deflate.roundtrip", fuzz_deflate_roundtrip, fuzz_deflate_enabled},
 	{"deflate.decode", fuzz_deflate_decode, fuzz_deflate_enabled},
 	{"chunk.decode", fuzz_chunk_decode, NULL},
