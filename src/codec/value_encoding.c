@@ -235,41 +235,134 @@ decode_by_value(const char *data, Size len, int16 typlen, uint32 count,
 	return NULL;
 }
 
-const char *
-value_decode(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
-			 uint32 expected_count, Datum *values, bool *isnull)
+/*
+ * The header of a chunk of expected_count rows: sets *null_count, *bitmap
+ * (NULL without NULLs) and *off, where the values start.
+ */
+static const char *
+decode_header(const char *raw, uint32 rawlen, uint32 expected_count,
+			  uint32 *null_count, const uint8 **bitmap, Size *off)
 {
 	uint32		count;
-	uint32		null_count;
-	uint32		seen_nulls = 0;
-	const uint8 *bitmap = NULL;
-	Size		off;
-	uint32		i;
 
 	if (rawlen < VALUE_CHUNK_HEADER_SIZE)
 		return "chunk shorter than its header";
 	memcpy(&count, raw, sizeof(uint32));
-	memcpy(&null_count, raw + sizeof(uint32), sizeof(uint32));
+	memcpy(null_count, raw + sizeof(uint32), sizeof(uint32));
 	if (count != expected_count)
 		return "chunk holds a different number of rows than its metadata";
-	if (null_count > count)
+	if (*null_count > count)
 		return "chunk has more NULLs than rows";
-	off = VALUE_CHUNK_HEADER_SIZE;
-	if (null_count > 0)
+	*off = VALUE_CHUNK_HEADER_SIZE;
+	*bitmap = NULL;
+	if (*null_count > 0)
 	{
 		Size		nbytes = ((Size) count + 7) / 8;
 
-		if (nbytes > rawlen - off)
+		if (nbytes > rawlen - *off)
 			return "null bitmap runs past the end of the chunk";
-		bitmap = (const uint8 *) raw + off;
-		off += nbytes;
+		*bitmap = (const uint8 *) raw + *off;
+		*off += nbytes;
 	}
+	return NULL;
+}
 
+/*
+ * The by-reference value at *off (a value of a type not passed by value),
+ * checked against the chunk's end; advances *off past it.
+ */
+static const char *
+decode_by_reference(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
+					Size *off, Datum *value)
+{
+	Size		o = *off;
+
+	if (type->typlen > 0)
+	{
+		o = align_offset(o, type->typalign);
+		if (o > rawlen || (Size) type->typlen > rawlen - o)
+			return "value runs past the end of the chunk";
+		*value = PointerGetDatum(raw + o);
+		*off = o + type->typlen;
+	}
+	else if (type->typlen == -1)
+	{
+		Size		len;
+
+		if (o >= rawlen)
+			return "value runs past the end of the chunk";
+		if (raw[o] == 0)
+		{
+			o = align_offset(o, type->typalign);
+			if (o >= rawlen)
+				return "value runs past the end of the chunk";
+		}
+		if (VARATT_IS_1B_E(raw + o))
+			return "external TOAST pointer inside a chunk";
+		if (VARATT_IS_1B(raw + o))
+		{
+			len = VARSIZE_1B(raw + o);
+			if (len < VARHDRSZ_SHORT)
+				return "short varlena with an impossible length";
+		}
+		else
+		{
+			varattrib_4b hdr;	/* the header, as the macros see it */
+
+			if (VARHDRSZ > rawlen - o)
+				return "varlena header runs past the end of the chunk";
+			if (align_offset(o, type->typalign) != o)
+				return "misaligned varlena";
+			memcpy(&hdr, raw + o, VARHDRSZ);
+			if (VARATT_IS_4B_C(&hdr))
+				return "compressed varlena inside a chunk";
+			len = VARSIZE_4B(&hdr);
+			if (len < VARHDRSZ)
+				return "varlena with an impossible length";
+		}
+		if (len > rawlen - o)
+			return "varlena runs past the end of the chunk";
+		*value = PointerGetDatum(raw + o);
+		*off = o + len;
+	}
+	else if (type->typlen == -2)
+	{
+		const char *end;
+
+		if (o >= rawlen)
+			return "value runs past the end of the chunk";
+		end = memchr(raw + o, '\0', rawlen - o);
+		if (end == NULL)
+			return "cstring without its terminator";
+		*value = PointerGetDatum(raw + o);
+		*off = (end - raw) + 1;
+	}
+	else
+		return "unsupported type length";
+	return NULL;
+}
+
+const char *
+value_decode(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
+			 uint32 expected_count, Datum *values, bool *isnull)
+{
+	uint32		null_count;
+	uint32		seen_nulls = 0;
+	const uint8 *bitmap;
+	Size		off;
+	uint32		i;
+	const char *problem;
+
+	problem = decode_header(raw, rawlen, expected_count, &null_count, &bitmap,
+							&off);
+	if (problem != NULL)
+		return problem;
 	if (type->typbyval)
-		return decode_by_value(raw + off, rawlen - off, type->typlen, count,
-							   bitmap, null_count, values, isnull);
+		return decode_by_value(raw + off, rawlen - off, type->typlen,
+							   expected_count, bitmap, null_count, values,
+							   isnull);
 
-	for (i = 0; i < count; i++)
+	for (i = 0; i < expected_count; i++)
 	{
 		if (bitmap != NULL && (bitmap[i / 8] & (1 << (i % 8))) == 0)
 		{
@@ -279,113 +372,111 @@ value_decode(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 			continue;
 		}
 		isnull[i] = false;
-
-		if (type->typbyval)
-		{
-			Size		len = (Size) type->typlen;
-
-			if (len != 1 && len != 2 && len != 4 && len != 8)
-				return "pass-by-value type with an unsupported length";
-			if (len > rawlen - off)
-				return "value runs past the end of the chunk";
-			switch (len)
-			{
-				case 1:
-					values[i] = CharGetDatum(raw[off]);
-					break;
-				case 2:
-					{
-						int16		v;
-
-						memcpy(&v, raw + off, 2);
-						values[i] = Int16GetDatum(v);
-						break;
-					}
-				case 4:
-					{
-						int32		v;
-
-						memcpy(&v, raw + off, 4);
-						values[i] = Int32GetDatum(v);
-						break;
-					}
-				default:
-					{
-						int64		v;
-
-						memcpy(&v, raw + off, 8);
-						values[i] = Int64GetDatum(v);
-						break;
-					}
-			}
-			off += len;
-		}
-		else if (type->typlen > 0)
-		{
-			off = align_offset(off, type->typalign);
-			if (off > rawlen || (Size) type->typlen > rawlen - off)
-				return "value runs past the end of the chunk";
-			values[i] = PointerGetDatum(raw + off);
-			off += type->typlen;
-		}
-		else if (type->typlen == -1)
-		{
-			Size		len;
-
-			if (off >= rawlen)
-				return "value runs past the end of the chunk";
-			if (raw[off] == 0)
-			{
-				off = align_offset(off, type->typalign);
-				if (off >= rawlen)
-					return "value runs past the end of the chunk";
-			}
-			if (VARATT_IS_1B_E(raw + off))
-				return "external TOAST pointer inside a chunk";
-			if (VARATT_IS_1B(raw + off))
-			{
-				len = VARSIZE_1B(raw + off);
-				if (len < VARHDRSZ_SHORT)
-					return "short varlena with an impossible length";
-			}
-			else
-			{
-				varattrib_4b hdr;	/* the header, as the macros see it */
-
-				if (VARHDRSZ > rawlen - off)
-					return "varlena header runs past the end of the chunk";
-				if (align_offset(off, type->typalign) != off)
-					return "misaligned varlena";
-				memcpy(&hdr, raw + off, VARHDRSZ);
-				if (VARATT_IS_4B_C(&hdr))
-					return "compressed varlena inside a chunk";
-				len = VARSIZE_4B(&hdr);
-				if (len < VARHDRSZ)
-					return "varlena with an impossible length";
-			}
-			if (len > rawlen - off)
-				return "varlena runs past the end of the chunk";
-			values[i] = PointerGetDatum(raw + off);
-			off += len;
-		}
-		else if (type->typlen == -2)
-		{
-			const char *end;
-
-			if (off >= rawlen)
-				return "value runs past the end of the chunk";
-			end = memchr(raw + off, '\0', rawlen - off);
-			if (end == NULL)
-				return "cstring without its terminator";
-			values[i] = PointerGetDatum(raw + off);
-			off = (end - raw) + 1;
-		}
-		else
-			return "unsupported type length";
+		problem = decode_by_reference(raw, rawlen, type, &off, &values[i]);
+		if (problem != NULL)
+			return problem;
 	}
 	if (seen_nulls != null_count)
 		return "null bitmap disagrees with the null count";
 	if (off != rawlen)
 		return "chunk has trailing bytes";
 	return NULL;
+}
+
+const char *
+value_decode_row(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
+				 uint32 expected_count, uint32 row, Datum *value,
+				 bool *isnull)
+{
+	uint32		null_count;
+	const uint8 *bitmap;
+	Size		off;
+	uint32		present = 0;	/* values stored before row */
+	uint32		i;
+	const char *problem;
+
+	problem = decode_header(raw, rawlen, expected_count, &null_count, &bitmap,
+							&off);
+	if (problem != NULL)
+		return problem;
+	if (row >= expected_count)
+		return "row past the end of the chunk";
+	*isnull = bitmap != NULL && (bitmap[row / 8] & (1 << (row % 8))) == 0;
+	*value = (Datum) 0;
+	if (*isnull)
+		return NULL;
+	for (i = 0; i < row; i++)
+		if (bitmap == NULL || (bitmap[i / 8] & (1 << (i % 8))) != 0)
+			present++;
+	if (present >= expected_count - null_count)
+		return "null bitmap disagrees with the null count";
+
+	if (type->typbyval)
+	{
+		Size		len = (Size) type->typlen;
+
+		if (len != 1 && len != 2 && len != 4 && len != 8)
+			return "pass-by-value type with an unsupported length";
+		off += (Size) present * len;
+		if (off > rawlen || len > rawlen - off)
+			return "value runs past the end of the chunk";
+		switch (len)
+		{
+			case 1:
+				*value = CharGetDatum(raw[off]);
+				break;
+			case 2:
+				{
+					int16		v;
+
+					memcpy(&v, raw + off, 2);
+					*value = Int16GetDatum(v);
+					break;
+				}
+			case 4:
+				{
+					int32		v;
+
+					memcpy(&v, raw + off, 4);
+					*value = Int32GetDatum(v);
+					break;
+				}
+			default:
+				{
+					int64		v;
+
+					memcpy(&v, raw + off, 8);
+					*value = Int64GetDatum(v);
+					break;
+				}
+		}
+		return NULL;
+	}
+
+	/*
+	 * By reference: walk past the values stored before row.  Short varlenas
+	 * (most text values) are stepped over in a tight loop; anything else
+	 * goes through the full checks.
+	 */
+	i = 0;
+	while (i < present)
+	{
+		if (type->typlen == -1 && off < rawlen && raw[off] != 0 &&
+			VARATT_IS_1B(raw + off) && !VARATT_IS_1B_E(raw + off))
+		{
+			Size		len = VARSIZE_1B(raw + off);
+
+			if (len < VARHDRSZ_SHORT || len > rawlen - off)
+				return "short varlena with an impossible length";
+			off += len;
+		}
+		else
+		{
+			problem = decode_by_reference(raw, rawlen, type, &off, value);
+			if (problem != NULL)
+				return problem;
+		}
+		i++;
+	}
+	return decode_by_reference(raw, rawlen, type, &off, value);
 }

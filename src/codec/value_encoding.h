@@ -59,6 +59,16 @@ extern const char *value_decode(const char *raw, uint32 rawlen,
 								uint32 expected_count,
 								Datum *values, bool *isnull);
 
+/*
+ * Decodes row (0-based) of such a chunk into *value / *isnull, reading only
+ * the header, the NULL bitmap and what precedes the row's value (all of it
+ * bounds-checked; the rest of the chunk is not looked at).
+ */
+extern const char *value_decode_row(const char *raw, uint32 rawlen,
+									const ValueTypeInfo *type,
+									uint32 expected_count, uint32 row,
+									Datum *value, bool *isnull);
+
 /* Offset of the values in a chunk of count rows with null_count NULLs. */
 static inline Size
 chunk_values_start(uint32 count, uint32 null_count)

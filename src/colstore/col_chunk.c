@@ -87,22 +87,20 @@ read_bytes(const ColChunkRef *ref, uint64 offset, char *buf, uint64 len)
 }
 
 /*
- * Decodes one frame's stored bytes into nrows values; by-reference values
- * point into a buffer allocated here.
+ * Produces a frame's raw bytes (its value layout) in raw, room for
+ * e->raw_length, from its stored bytes: decompressed (with the column's
+ * dictionary in the stripe, when it has one), then delta-decoded when the
+ * chunk is.
  */
 static void
-decode_frame(const ColChunkRef *ref, const Codec *codec, const FrameEntry *e,
-			 const char *stored, bool check_crc, uint32 nrows,
-			 Datum *values, bool *isnull)
+frame_raw(const ColChunkRef *ref, const Codec *codec, const CodecDict *dict,
+		  const FrameEntry *e, const char *stored, bool check_crc,
+		  uint32 nrows, char *raw)
 {
 	Form_pg_attribute attr = ref->attr;
-	ValueTypeInfo type = {attr->attlen, attr->attbyval, attr->attalign};
-	char	   *raw = palloc(Max(e->raw_length, 1));
 	const char *problem;
 
-	problem = frames_decode(e, stored, codec,
-							col_dict_for(ref->dicts, ref, codec), check_crc,
-							raw);
+	problem = frames_decode(e, stored, codec, dict, check_crc, raw);
 	if (problem != NULL)
 		col_chunk_corrupted(ref, problem);
 
@@ -123,10 +121,30 @@ decode_frame(const ColChunkRef *ref, const Codec *codec, const FrameEntry *e,
 	}
 	else if (ref->chunk->encoding != CHUNK_ENCODING_PLAIN)
 		col_chunk_corrupted(ref, "unknown encoding");
+}
 
-	problem = value_decode(raw, e->raw_length, &type, nrows, values, isnull);
-	if (problem != NULL)
-		col_chunk_corrupted(ref, problem);
+static ValueTypeInfo
+value_type(const ColChunkRef *ref)
+{
+	ValueTypeInfo type = {ref->attr->attlen, ref->attr->attbyval,
+	ref->attr->attalign};
+
+	return type;
+}
+
+/*
+ * Decodes one frame's stored bytes into nrows values; by-reference values
+ * point into a buffer allocated here.
+ */
+static void
+decode_frame(const ColChunkRef *ref, const Codec *codec, const CodecDict *dict,
+			 const FrameEntry *e, const char *stored, bool check_crc,
+			 uint32 nrows, Datum *values, bool *isnull)
+{
+	char	   *raw = palloc(Max(e->raw_length, 1));
+
+	frame_raw(ref, codec, dict, e, stored, check_crc, nrows, raw);
+	col_chunk_decode_values(ref, raw, e->raw_length, nrows, values, isnull);
 }
 
 void
@@ -134,6 +152,7 @@ col_chunk_decode(const ColChunkRef *ref, Datum *values, bool *isnull)
 {
 	const ChunkMeta *c = ref->chunk;
 	const Codec *codec = check_chunk(ref);
+	const CodecDict *dict;
 	FrameDirectory frames;
 	char	   *stored;
 	pg_crc32c	crc;
@@ -154,12 +173,13 @@ col_chunk_decode(const ColChunkRef *ref, Datum *values, bool *isnull)
 		col_chunk_corrupted(ref, problem);
 
 	/* the whole chunk's CRC covered every frame */
+	dict = col_dict_for(ref, codec);
 	for (i = 0; i < frames.nframes; i++)
 	{
 		uint32		first = frames.entries[i].first_row;
 
 		CHECK_FOR_INTERRUPTS();
-		decode_frame(ref, codec, &frames.entries[i], stored + frames.offsets[i],
+		decode_frame(ref, codec, dict, &frames.entries[i], stored + frames.offsets[i],
 					 false, frames_rows(frames.entries, frames.nframes, i, c->value_count),
 					 values + first, isnull + first);
 	}
@@ -185,18 +205,59 @@ col_chunk_frames(const ColChunkRef *ref, FrameDirectory *frames)
 		col_chunk_corrupted(ref, problem);
 }
 
-void
-col_chunk_decode_frame(const ColChunkRef *ref, const FrameDirectory *frames,
-					   uint32 i, Datum *values, bool *isnull)
+/* buf's bytes, at least size of them, kept MAXALIGNed (a palloc). */
+static char *
+frame_buffer(ColFrameBuffer *buf, Size size)
+{
+	size = Max(size, 1);
+	if (buf->cap < size)
+	{
+		if (buf->data != NULL)
+			pfree(buf->data);
+		buf->data = MemoryContextAlloc(buf->cxt, Max(size, 2 * buf->cap));
+		buf->cap = Max(size, 2 * buf->cap);
+	}
+	return buf->data;
+}
+
+uint32
+col_chunk_read_frame(const ColChunkRef *ref, const FrameDirectory *frames,
+					 uint32 i, ColFrameBuffer *stored, ColFrameBuffer *raw)
 {
 	const FrameEntry *e = &frames->entries[i];
 	const Codec *codec = check_chunk(ref);
-	char	   *stored = palloc(Max(e->stored_length, 1));
+	char	   *bytes = frame_buffer(stored, e->stored_length);
 
-	read_bytes(ref, frames->offsets[i], stored, e->stored_length);
-	decode_frame(ref, codec, e, stored, true,
-				 frames_rows(frames->entries, frames->nframes, i,
-							 ref->chunk->value_count),
-				 values, isnull);
-	pfree(stored);
+	read_bytes(ref, frames->offsets[i], bytes, e->stored_length);
+	frame_raw(ref, codec, col_dict_for(ref, codec), e, bytes, true,
+			  frames_rows(frames->entries, frames->nframes, i,
+						  ref->chunk->value_count),
+			  frame_buffer(raw, e->raw_length));
+	return e->raw_length;
+}
+
+void
+col_chunk_decode_values(const ColChunkRef *ref, const char *raw,
+						uint32 rawlen, uint32 nrows, Datum *values,
+						bool *isnull)
+{
+	ValueTypeInfo type = value_type(ref);
+	const char *problem = value_decode(raw, rawlen, &type, nrows, values,
+									   isnull);
+
+	if (problem != NULL)
+		col_chunk_corrupted(ref, problem);
+}
+
+void
+col_chunk_decode_value(const ColChunkRef *ref, const char *raw,
+					   uint32 rawlen, uint32 nrows, uint32 row, Datum *value,
+					   bool *isnull)
+{
+	ValueTypeInfo type = value_type(ref);
+	const char *problem = value_decode_row(raw, rawlen, &type, nrows, row,
+										   value, isnull);
+
+	if (problem != NULL)
+		col_chunk_corrupted(ref, problem);
 }

@@ -27,7 +27,6 @@ typedef struct ColChunkRef
 	const ChunkMeta *chunk;
 	uint32		rows;			/* rows of the chunk group */
 	BufferAccessStrategy strategy;	/* NULL: the default */
-	ColDictCache *dicts;		/* where the stripe's dictionaries are kept */
 } ColChunkRef;
 
 /* Raises ERRCODE_DATA_CORRUPTED naming the chunk's table, stripe, group and column. */
@@ -44,12 +43,31 @@ extern void col_chunk_decode(const ColChunkRef *ref, Datum *values,
 /* Reads and checks the chunk's frame directory (CurrentMemoryContext). */
 extern void col_chunk_frames(const ColChunkRef *ref, FrameDirectory *frames);
 
+/* A buffer reused from frame to frame, allocated in cxt. */
+typedef struct ColFrameBuffer
+{
+	char	   *data;
+	Size		cap;
+	MemoryContext cxt;
+} ColFrameBuffer;
+
 /*
- * Decodes frame i (frames_rows() rows) into values/isnull, reading only
- * that frame's bytes.
+ * Reads frame i (its bytes into stored) and produces its value layout in
+ * raw, decompressed and delta-decoded; returns its length.
  */
-extern void col_chunk_decode_frame(const ColChunkRef *ref,
+extern uint32 col_chunk_read_frame(const ColChunkRef *ref,
 								   const FrameDirectory *frames, uint32 i,
-								   Datum *values, bool *isnull);
+								   ColFrameBuffer *stored,
+								   ColFrameBuffer *raw);
+
+/* Decodes the nrows values of a frame's value layout (pointing into raw). */
+extern void col_chunk_decode_values(const ColChunkRef *ref, const char *raw,
+									uint32 rawlen, uint32 nrows,
+									Datum *values, bool *isnull);
+
+/* Decodes only the value of row (within the frame) of a value layout. */
+extern void col_chunk_decode_value(const ColChunkRef *ref, const char *raw,
+								   uint32 rawlen, uint32 nrows, uint32 row,
+								   Datum *value, bool *isnull);
 
 #endif							/* STORAGE_ENGINE_COL_CHUNK_H */

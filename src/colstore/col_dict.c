@@ -6,15 +6,22 @@
  *	  A stripe may keep one dictionary per column (attr_dict_offset in
  *	  engine.stripe), shared by every frame of that column in the stripe,
  *	  which lets frames be short (codec/frames.h).  Reading one means its
- *	  bytes, their checksum and the codec's preparation of its tables: done
- *	  once per reader or fetch, not per frame, through this cache.  A fetch
- *	  by TID jumps between stripes, so the cache holds the dictionaries of
- *	  several stripes; it is bounded (COL_DICT_CACHE_ENTRIES, about 50 kB
- *	  each) and emptied whole when full, which is simple and enough for a
- *	  cache whose misses cost a few microseconds.
+ *	  bytes, their checksum and the codec's preparation of its tables: a
+ *	  few microseconds, as much as decoding a short frame, so loaded
+ *	  dictionaries are kept for the backend's life in one cache shared by
+ *	  scans and fetches (an index lookup of a few rows would otherwise load
+ *	  a dictionary per row and column).
  *
- *	  Memory: everything in the cache's own context, a child of the
- *	  reader's or fetch's.
+ *	  A cache entry is found by the relation's file, stripe and column,
+ *	  and used only while the dictionary header on disk (offset, length,
+ *	  checksum) is still the one it was loaded from: relation files are
+ *	  reused after a DROP, and stripe numbers restart in a new storage, so
+ *	  the key alone could name another table's dictionary.  The header is
+ *	  one read from shared buffers per frame.
+ *
+ *	  The cache is bounded (COL_DICT_CACHE_ENTRIES, about 45 kB each) and
+ *	  emptied whole when full: simple, and enough for a cache whose misses
+ *	  cost microseconds.  Memory: its own context under TopMemoryContext.
  *
  *-------------------------------------------------------------------------
  */
@@ -28,10 +35,11 @@
 #include "colstore/col_dict.h"
 #include "format/storage.h"
 
-#define COL_DICT_CACHE_ENTRIES	256
+#define COL_DICT_CACHE_ENTRIES	128
 
 typedef struct DictKey
 {
+	CompatRelFileLocator file;
 	uint64		stripe_num;
 	int			attnum;
 } DictKey;
@@ -39,76 +47,79 @@ typedef struct DictKey
 typedef struct DictEntry
 {
 	DictKey		key;
+	uint64		offset;			/* what it was loaded from */
+	uint32		length;
+	uint32		checksum;
 	const CodecDict *dict;
 } DictEntry;
 
-struct ColDictCache
-{
-	MemoryContext cxt;
-	HTAB	   *entries;
-};
+static MemoryContext dict_cxt = NULL;
+static HTAB *dict_cache = NULL;
 
 static void
-create_table(ColDictCache *cache)
+create_cache(void)
 {
 	HASHCTL		ctl;
 
+	if (dict_cxt == NULL)
+		dict_cxt = AllocSetContextCreate(TopMemoryContext,
+										 "colcompress dictionaries",
+										 ALLOCSET_DEFAULT_SIZES);
+	else
+		MemoryContextReset(dict_cxt);
 	memset(&ctl, 0, sizeof(ctl));
 	ctl.keysize = sizeof(DictKey);
 	ctl.entrysize = sizeof(DictEntry);
-	ctl.hcxt = cache->cxt;
-	cache->entries = hash_create("colcompress dictionaries", 32, &ctl,
-								 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	ctl.hcxt = dict_cxt;
+	dict_cache = hash_create("colcompress dictionaries", 32, &ctl,
+							 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 }
 
-ColDictCache *
-col_dict_cache_create(MemoryContext parent)
+static void
+dict_context(const ColChunkRef *ref, char *context, size_t size)
 {
-	ColDictCache *cache = MemoryContextAlloc(parent, sizeof(ColDictCache));
-
-	cache->cxt = AllocSetContextCreate(parent, "colcompress dictionaries",
-									   ALLOCSET_DEFAULT_SIZES);
-	create_table(cache);
-	return cache;
+	snprintf(context, size, "stripe " UINT64_FORMAT ", column \"%s\"",
+			 ref->stripe->stripe_num, NameStr(ref->attr->attname));
 }
 
-void
-col_dict_cache_destroy(ColDictCache *cache)
-{
-	MemoryContextDelete(cache->cxt);
-	pfree(cache);
-}
-
-/* Reads, checks and prepares the dictionary ref's column keeps in its stripe. */
-static const CodecDict *
-load_dict(const ColChunkRef *ref, const Codec *codec, uint64 offset)
+/* Reads the header of the dictionary at offset of ref's stripe. */
+static void
+read_header(const ColChunkRef *ref, uint64 offset, uint32 *length,
+			uint32 *checksum)
 {
 	const StripeMeta *s = ref->stripe;
 	char		header[FRAMES_DICT_HEADER_SIZE];
 	char		context[128];
-	uint32		length;
-	uint32		checksum;
-	char	   *bytes;
+	const char *problem;
+
+	if (offset >= s->data_length)
+		col_chunk_corrupted(ref, "dictionary lies outside its stripe");
+	dict_context(ref, context, sizeof(context));
+	storage_read_stream(ref->rel, s->first_block, offset, header,
+						Min(sizeof(header), s->data_length - offset),
+						ref->strategy, context);
+	problem = frames_dict_header(header, s->data_length - offset, length,
+								 checksum);
+	if (problem != NULL)
+		col_chunk_corrupted(ref, problem);
+}
+
+/*
+ * Reads and checks the dictionary bytes after the header at offset, and
+ * prepares them, all in CurrentMemoryContext.
+ */
+static const CodecDict *
+load_dict(const ColChunkRef *ref, const Codec *codec, uint64 offset,
+		  uint32 length, uint32 checksum)
+{
+	char		context[128];
+	char	   *bytes = palloc(length);
 	size_t		workspace_size;
 	const CodecDict *dict;
 	const char *problem;
 
-	if (codec->dict_load == NULL)
-		col_chunk_corrupted(ref, "dictionary for a codec that has none");
-	if (offset >= s->data_length)
-		col_chunk_corrupted(ref, "dictionary lies outside its stripe");
-	snprintf(context, sizeof(context), "stripe " UINT64_FORMAT ", column \"%s\"",
-			 s->stripe_num, NameStr(ref->attr->attname));
-	storage_read_stream(ref->rel, s->first_block, offset, header,
-						Min(sizeof(header), s->data_length - offset),
-						ref->strategy, context);
-	problem = frames_dict_header(header, s->data_length - offset, &length,
-								 &checksum);
-	if (problem != NULL)
-		col_chunk_corrupted(ref, problem);
-
-	bytes = palloc(length);
-	storage_read_stream(ref->rel, s->first_block,
+	dict_context(ref, context, sizeof(context));
+	storage_read_stream(ref->rel, ref->stripe->first_block,
 						offset + FRAMES_DICT_HEADER_SIZE, bytes, length,
 						ref->strategy, context);
 	problem = frames_dict_check(bytes, length, checksum);
@@ -126,40 +137,49 @@ load_dict(const ColChunkRef *ref, const Codec *codec, uint64 offset)
 }
 
 const CodecDict *
-col_dict_for(ColDictCache *cache, const ColChunkRef *ref, const Codec *codec)
+col_dict_for(const ColChunkRef *ref, const Codec *codec)
 {
 	int			a = ref->attr->attnum - 1;
 	uint64		offset;
+	uint32		length;
+	uint32		checksum;
 	DictKey		key;
 	DictEntry  *entry;
 	bool		found;
 	MemoryContext old;
+	const CodecDict *dict;
 
 	if (a < 0 || a >= ref->stripe->column_count)
 		return NULL;
 	offset = ref->stripe->attr_dict_offset[a];
 	if (offset == STRIPE_NO_DICT)
 		return NULL;
+	if (codec->dict_load == NULL)
+		col_chunk_corrupted(ref, "dictionary for a codec that has none");
+	read_header(ref, offset, &length, &checksum);
 
+	if (dict_cache == NULL)
+		create_cache();
 	memset(&key, 0, sizeof(key));
+	key.file = RelationPhysicalId(ref->rel);
 	key.stripe_num = ref->stripe->stripe_num;
 	key.attnum = ref->attr->attnum;
-	entry = hash_search(cache->entries, &key, HASH_FIND, NULL);
-	if (entry != NULL)
+	entry = hash_search(dict_cache, &key, HASH_FIND, NULL);
+	if (entry != NULL && entry->offset == offset && entry->length == length &&
+		entry->checksum == checksum)
 		return entry->dict;
 
-	if (hash_get_num_entries(cache->entries) >= COL_DICT_CACHE_ENTRIES)
-	{
-		MemoryContextReset(cache->cxt);
-		create_table(cache);
-	}
-	old = MemoryContextSwitchTo(cache->cxt);
-	{
-		const CodecDict *dict = load_dict(ref, codec, offset);
-
-		entry = hash_search(cache->entries, &key, HASH_ENTER, &found);
-		entry->dict = dict;
-	}
+	if (hash_get_num_entries(dict_cache) >= COL_DICT_CACHE_ENTRIES)
+		create_cache();
+	old = MemoryContextSwitchTo(dict_cxt);
+	dict = load_dict(ref, codec, offset, length, checksum);
 	MemoryContextSwitchTo(old);
-	return entry->dict;
+
+	/* entered only once loaded: an error leaves no half-made entry */
+	entry = hash_search(dict_cache, &key, HASH_ENTER, &found);
+	entry->offset = offset;
+	entry->length = length;
+	entry->checksum = checksum;
+	entry->dict = dict;
+	return dict;
 }

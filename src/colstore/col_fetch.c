@@ -11,19 +11,20 @@
  *	  A cursor decodes.  A row's chunk group follows from its position
  *	  (groups are chunk_group_row_limit rows), so the cursor reads that
  *	  group's chunk metadata, then, per column, the chunk's frame
- *	  directory and the one frame holding the row (col_chunk.c): an index
- *	  lookup decodes about a thousand values per column, not a chunk
- *	  group's ten thousand.  Each column keeps its last frame, so rows near
- *	  each other cost no further decoding.  A scan that knows the columns
+ *	  directory and the one frame holding the row (col_chunk.c), and
+ *	  decodes only the row's value: an index lookup decompresses a few kB
+ *	  per column, not a chunk group's ten thousand values.  Each column
+ *	  keeps its last frame, decoded whole once a second row of it is asked
+ *	  for, so rows near each other cost no further decompression.  A scan that knows the columns
  *	  its plan reads (scan/fetch_columns.c) has the cursor leave the others
  *	  NULL, undecoded.  The values stored in a slot
  *	  point into those frames: they stay valid until the cursor's next
  *	  fetch, which is why every scan has a cursor of its own.
  *
- *	  Memory: the ColFetch's context holds the stripe list; a cursor's
- *	  group_cxt the current group's chunk metadata and frame directories
- *	  (reset when the group changes), and one context per column its
- *	  decoded frame (reset when that column moves to another frame).
+ *	  Memory: the ColFetch's context holds the stripe list; a cursor's group_cxt the current group's chunk
+ *	  metadata and frame directories (reset when the group changes), and
+ *	  the cursor's context a buffer per column for its frame, reused from
+ *	  frame to frame (no allocation per fetched row).
  *
  *-------------------------------------------------------------------------
  */
@@ -48,20 +49,27 @@ struct ColFetch
 	StripeMeta **stripes;
 	int			nstripes;
 	StreamLookup *lookup;
-	ColDictCache *dicts;		/* shared by the cursors */
 };
 
-/* A column's decoded frame of the cursor's current chunk group. */
+/*
+ * A column's current frame in the cursor's current chunk group: its value
+ * layout, and once a second row of it is asked for, all its values decoded
+ * (one row decodes alone: a lookup of a single row walks to it and no
+ * further).
+ */
 typedef struct ColumnFrame
 {
 	bool		have_frames;	/* frames read for the current group */
 	FrameDirectory frames;		/* in the cursor's group_cxt */
-	uint32		frame;			/* decoded frame, or UINT32_MAX */
+	uint32		frame;			/* frame in raw, or UINT32_MAX */
 	uint32		first_row;		/* its rows within the group */
 	uint32		nrows;
-	Datum	   *values;
+	ColFrameBuffer raw;			/* its value layout */
+	uint32		rawlen;
+	bool		decoded;		/* values/isnull hold its rows */
+	Datum	   *values;			/* [values_cap] */
 	bool	   *isnull;
-	MemoryContext cxt;			/* the decoded frame; created on first use */
+	uint32		values_cap;
 } ColumnFrame;
 
 struct ColFetchCursor
@@ -77,6 +85,7 @@ struct ColFetchCursor
 
 	int			natts;
 	ColumnFrame *cols;			/* [natts] */
+	ColFrameBuffer stored;		/* a frame's stored bytes, scratch */
 	bool	   *skipped;		/* [natts] columns left NULL; NULL: none */
 };
 
@@ -114,7 +123,6 @@ col_fetch_begin(Relation rel, Snapshot snapshot)
 		i++;
 	}
 	f->lookup = row_runs_lookup_build(entries, f->nstripes);
-	f->dicts = col_dict_cache_create(cxt);
 	MemoryContextSwitchTo(old);
 	return f;
 }
@@ -132,6 +140,7 @@ col_fetch_cursor(ColFetch *f)
 											  "colcompress fetch cursor",
 											  ALLOCSET_SMALL_SIZES);
 	ColFetchCursor *c = MemoryContextAllocZero(cxt, sizeof(ColFetchCursor));
+	int			a;
 
 	c->fetch = f;
 	c->cxt = cxt;
@@ -141,6 +150,12 @@ col_fetch_cursor(ColFetch *f)
 										 ALLOCSET_SMALL_SIZES);
 	c->natts = RelationGetDescr(f->rel)->natts;
 	c->cols = MemoryContextAllocZero(cxt, sizeof(ColumnFrame) * Max(c->natts, 1));
+	for (a = 0; a < c->natts; a++)
+	{
+		c->cols[a].frame = UINT32_MAX;
+		c->cols[a].raw.cxt = cxt;
+	}
+	c->stored.cxt = cxt;
 	return c;
 }
 
@@ -203,55 +218,63 @@ static void
 column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 			 uint32 group_rows, Datum *value, bool *isnull)
 {
-	StripeMeta *s = c->fetch->stripes[c->stripe_index];
 	ColumnFrame *col = &c->cols[a];
 	ColChunkRef ref;
-	MemoryContext old;
 	uint32		frame;
 
-	if (col->frame != UINT32_MAX && col->have_frames &&
-		row >= col->first_row && row - col->first_row < col->nrows)
-	{
-		*value = col->values[row - col->first_row];
-		*isnull = col->isnull[row - col->first_row];
-		return;
-	}
-
 	ref.rel = c->fetch->rel;
-	ref.stripe = s;
+	ref.stripe = c->fetch->stripes[c->stripe_index];
 	ref.group = c->group;
 	ref.attr = attr;
 	ref.chunk = &c->chunks[a];
 	ref.rows = group_rows;
 	ref.strategy = NULL;
-	ref.dicts = c->fetch->dicts;
+
+	if (col->frame != UINT32_MAX && col->have_frames &&
+		row >= col->first_row && row - col->first_row < col->nrows)
+	{
+		/* a second row of this frame: decode them all */
+		if (!col->decoded)
+		{
+			if (col->values_cap < col->nrows)
+			{
+				if (col->values != NULL)
+				{
+					pfree(col->values);
+					pfree(col->isnull);
+				}
+				col->values = MemoryContextAlloc(c->cxt, sizeof(Datum) * col->nrows);
+				col->isnull = MemoryContextAlloc(c->cxt, sizeof(bool) * col->nrows);
+				col->values_cap = col->nrows;
+			}
+			col_chunk_decode_values(&ref, col->raw.data, col->rawlen,
+									col->nrows, col->values, col->isnull);
+			col->decoded = true;
+		}
+		*value = col->values[row - col->first_row];
+		*isnull = col->isnull[row - col->first_row];
+		return;
+	}
+
 	if (!col->have_frames)
 	{
-		old = MemoryContextSwitchTo(c->group_cxt);
+		MemoryContext old = MemoryContextSwitchTo(c->group_cxt);
+
 		col_chunk_frames(&ref, &col->frames);
 		MemoryContextSwitchTo(old);
 		col->have_frames = true;
 	}
 	frame = frames_find(col->frames.entries, col->frames.nframes, row);
-
-	if (col->cxt == NULL)
-		col->cxt = AllocSetContextCreate(c->cxt, "colcompress fetch frame",
-										 ALLOCSET_SMALL_SIZES);
-	else
-		MemoryContextReset(col->cxt);
 	col->frame = UINT32_MAX;
-	old = MemoryContextSwitchTo(col->cxt);
 	col->first_row = col->frames.entries[frame].first_row;
 	col->nrows = frames_rows(col->frames.entries, col->frames.nframes, frame,
 							 group_rows);
-	col->values = palloc(sizeof(Datum) * col->nrows);
-	col->isnull = palloc(sizeof(bool) * col->nrows);
-	col_chunk_decode_frame(&ref, &col->frames, frame, col->values, col->isnull);
-	MemoryContextSwitchTo(old);
+	col->rawlen = col_chunk_read_frame(&ref, &col->frames, frame, &c->stored,
+									   &col->raw);
+	col->decoded = false;
 	col->frame = frame;
-
-	*value = col->values[row - col->first_row];
-	*isnull = col->isnull[row - col->first_row];
+	col_chunk_decode_value(&ref, col->raw.data, col->rawlen, col->nrows,
+						   row - col->first_row, value, isnull);
 }
 
 bool

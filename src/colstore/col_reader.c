@@ -55,7 +55,6 @@ col_reader_begin(Relation rel, Snapshot snapshot, const bool *projected,
 	r->batch_cxt = AllocSetContextCreate(CurrentMemoryContext,
 										 "colcompress chunk group",
 										 ALLOCSET_DEFAULT_SIZES);
-	r->dicts = col_dict_cache_create(CurrentMemoryContext);
 	if (storage_read_meta(rel, &meta))
 		r->stripes = stripe_meta_list(meta.storage_id, snapshot);
 	r->nstripes = list_length(r->stripes);
@@ -162,7 +161,6 @@ col_reader_end(ColReader *r)
 {
 	MemoryContextDelete(r->stripe_cxt);
 	MemoryContextDelete(r->batch_cxt);
-	col_dict_cache_destroy(r->dicts);
 	FreeAccessStrategy(r->strategy);
 }
 
@@ -223,7 +221,6 @@ load_column(ColReader *r, int attno, uint32 nrows, ColumnBatch *col)
 	ref.chunk = &r->chunks[r->group_index * r->stripe->column_count + attno];
 	ref.rows = nrows;
 	ref.strategy = r->strategy;
-	ref.dicts = r->dicts;
 	col->values = palloc(sizeof(Datum) * Max(nrows, 1));
 	col->isnull = palloc(sizeof(bool) * Max(nrows, 1));
 	col_chunk_decode(&ref, col->values, col->isnull);

@@ -71,7 +71,6 @@ typedef struct ColReader
 
 	MemoryContext stripe_cxt;
 	MemoryContext batch_cxt;
-	struct ColDictCache *dicts;	/* the stripes' dictionaries read so far */
 
 	/* zone-map filter (NULL: none) and what it saved, for EXPLAIN */
 	ZoneFilterFn filter;

@@ -1677,6 +1677,25 @@ chunk_guarded_decode(GuardedBuffer *graw, const ValueTypeInfo *t,
 	err = value_decode((const char *) raw, (uint32) srclen, t, expected,
 					   values, isnull);
 	fuzz_check_canaries(graw, "chunk");
+
+	/* one row alone (a fetch by TID): in bounds, and as the whole decode */
+	for (int k = 0; k < 3 && expected > 0; k++)
+	{
+		uint32		row = rng_below(rng, expected);
+		Datum		v;
+		bool		n;
+		const char *rerr = value_decode_row((const char *) raw, (uint32) srclen,
+											t, expected, row, &v, &n);
+
+		fuzz_check_canaries(graw, "chunk");
+		if (err == NULL)
+		{
+			FUZZ_CHECK(rerr == NULL, "value_decode accepted the chunk, value_decode_row refused row %u: %s",
+					   row, rerr);
+			FUZZ_CHECK(n == isnull[row] && (n || v == values[row]),
+					   "value_decode_row disagrees with value_decode on row %u", row);
+		}
+	}
 	fuzz_check_aligned_gap(graw, srclen, "chunk");
 	fuzz_check_canaries(&gb_dst, "values");
 	fuzz_check_canaries(&gb_dst2, "isnull");
