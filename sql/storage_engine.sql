@@ -306,7 +306,7 @@ CREATE TABLE engine.batch (
 	storage_id bigint NOT NULL,
 	batch_num bigint NOT NULL,
 	first_block bigint NOT NULL,
-	data_length bigint NOT NULL,		-- stored (compressed) bytes
+	data_length bigint NOT NULL,		-- stored bytes: frames and dictionary
 	raw_length bigint NOT NULL,			-- bytes after decompression
 	row_count bigint NOT NULL,
 	first_row_number bigint NOT NULL,
@@ -322,6 +322,9 @@ CREATE TABLE engine.batch (
 	attr_null_count bigint[] NOT NULL,
 	attr_type oid[] NOT NULL,			-- as in engine.stripe
 	attr_collation oid[] NOT NULL,
+	-- where in the batch's stream its compression dictionary starts (after
+	-- the frames), or -1 when its frames are compressed without one
+	dict_offset bigint NOT NULL,
 	PRIMARY KEY (storage_id, batch_num)
 );
 

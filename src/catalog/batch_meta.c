@@ -44,7 +44,8 @@ enum
 	Anum_batch_attr_null_count,
 	Anum_batch_attr_type,
 	Anum_batch_attr_collation,
-	Natts_batch = Anum_batch_attr_collation
+	Anum_batch_dict_offset,
+	Natts_batch = Anum_batch_dict_offset
 };
 
 static void *
@@ -72,6 +73,9 @@ batch_from_tuple(HeapTuple tuple, TupleDesc desc)
 	b->column_count = DatumGetInt32(values[Anum_batch_column_count - 1]);
 	b->codec = DatumGetInt16(values[Anum_batch_codec - 1]);
 	b->checksum = (uint32) DatumGetInt32(values[Anum_batch_checksum - 1]);
+	b->dict_offset = (uint64) DatumGetInt64(values[Anum_batch_dict_offset - 1]);
+	if (b->dict_offset != BATCH_NO_DICT && b->dict_offset >= b->data_length)
+		meta_corrupted("batch", b->storage_id, "dictionary outside the batch");
 	b->written_by_me =
 		TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetXmin(tuple->t_data));
 
@@ -140,6 +144,7 @@ batch_meta_insert(const BatchMeta *b)
 	values[Anum_batch_attr_type - 1] = PointerGetDatum(meta_oid_array(b->attr_type, b->column_count));
 	values[Anum_batch_attr_collation - 1] =
 		PointerGetDatum(meta_oid_array(b->attr_collation, b->column_count));
+	values[Anum_batch_dict_offset - 1] = Int64GetDatum((int64) b->dict_offset);
 
 	rel = meta_table_open("batch", RowExclusiveLock);
 	meta_check_columns("batch", RelationGetDescr(rel), Natts_batch);

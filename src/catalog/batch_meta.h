@@ -18,7 +18,7 @@ typedef struct BatchMeta
 	uint64		storage_id;
 	uint64		batch_num;
 	uint64		first_block;
-	uint64		data_length;	/* stored (compressed) bytes */
+	uint64		data_length;	/* stored bytes: frames, then dictionary */
 	uint64		raw_length;		/* bytes after decompression */
 	uint64		row_count;
 	uint64		first_row_number;
@@ -36,8 +36,19 @@ typedef struct BatchMeta
 	uint64	   *attr_null_count;
 	Oid		   *attr_type;		/* what the bounds were computed with */
 	Oid		   *attr_collation;
+	/* where the stream's dictionary starts, or BATCH_NO_DICT */
+	uint64		dict_offset;
 	bool		written_by_me;	/* by the current transaction */
 } BatchMeta;
+
+#define BATCH_NO_DICT	PG_UINT64_MAX
+
+/* Bytes of the batch's framed unit, at the start of its stream. */
+static inline uint64
+batch_unit_length(const BatchMeta *b)
+{
+	return b->dict_offset == BATCH_NO_DICT ? b->data_length : b->dict_offset;
+}
 
 /* The batches of a storage that snapshot sees, ordered by batch number. */
 extern List *batch_meta_list(uint64 storage_id, Snapshot snapshot);

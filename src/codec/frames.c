@@ -210,6 +210,35 @@ frames_dict_write(StringInfo out, const char *dict, uint32 length)
 	appendBinaryStringInfo(out, dict, (int) length);
 }
 
+const CodecDict *
+frames_dict_train(const Codec *codec, int level, const char *samples,
+				  const size_t *sample_sizes, uint32 nsamples, char **dict,
+				  int32 *dictlen)
+{
+	size_t		workspace_size;
+	const CodecDict *loaded = NULL;
+
+	*dict = NULL;
+	*dictlen = 0;
+	if (codec->dict_train == NULL || nsamples == 0)
+		return NULL;
+	*dict = palloc(FRAMES_DICT_TRAIN_BYTES);
+	*dictlen = codec->dict_train(samples, sample_sizes, nsamples, *dict,
+								 FRAMES_DICT_TRAIN_BYTES, level);
+	workspace_size = *dictlen > 0 ?
+		codec->dict_workspace(*dictlen, true, level) : 0;
+	if (workspace_size > 0)
+		loaded = codec->dict_load(*dict, *dictlen, true, level,
+								  palloc(workspace_size), workspace_size);
+	if (loaded == NULL)
+	{
+		pfree(*dict);
+		*dict = NULL;
+		*dictlen = 0;
+	}
+	return loaded;
+}
+
 const char *
 frames_dict_header(const char *header, uint64 available, uint32 *length,
 				   uint32 *checksum)

@@ -44,9 +44,34 @@
 /*
  * Frames compressed with a dictionary shared by the unit's neighbours
  * compress about as well as long frames, so they can be short: fetching a
- * row then decodes a few kB per column instead of up to 64 kB.
+ * row then decodes a few kB instead of up to 64 kB.  A writer tries the
+ * short lengths of frames_dict_targets, shortest first, on part of its
+ * data against long frames without a dictionary, and keeps the first for
+ * which frames_dict_pays; otherwise long frames and no dictionary.  Some
+ * data compresses much better in long frames (values repeating at long
+ * distances), whatever the dictionary.
  */
 #define FRAME_DICT_TARGET_RAW_BYTES	(4 * 1024)
+
+static const Size frames_dict_targets[] = {
+	4 * FRAME_DICT_TARGET_RAW_BYTES, 4 * FRAME_DICT_TARGET_RAW_BYTES
+};
+
+/* Dictionaries are trained to this size on about this much data. */
+#define FRAMES_DICT_TRAIN_BYTES		(16 * 1024)
+#define FRAMES_DICT_SAMPLE_BYTES	(64 * 1024)
+
+/*
+ * Short frames pay when they and their share of the dictionary take at
+ * most 5% more than long frames.  Size is what the tables are for, but a
+ * few percent buys fetches by TID two to three times faster (measured in
+ * docs/storage-format.md and docs/rowcompress-format.md).
+ */
+static inline bool
+frames_dict_pays(double short_bytes, double long_bytes)
+{
+	return short_bytes <= long_bytes * 1.05;
+}
 
 /* A frame's raw bytes are one palloc: MaxAllocSize, spelled FRONTEND-safe. */
 #define FRAME_MAX_RAW_LENGTH	((uint32) 0x3fffffff)
@@ -145,6 +170,19 @@ extern const char *frames_decode(const FrameEntry *e, const char *stored,
 #define FRAMES_DICT_MAX_LENGTH		(64 * 1024)
 
 extern void frames_dict_write(StringInfo out, const char *dict, uint32 length);
+
+/*
+ * Trains a dictionary of at most FRAMES_DICT_TRAIN_BYTES on nsamples
+ * samples laid end to end and loads it for compression at level.  Returns
+ * it, its bytes in *dict (palloc'd; they must stay while it is used), or
+ * NULL (and *dict NULL) when the codec has no dictionaries or the samples
+ * train none.
+ */
+extern const CodecDict *frames_dict_train(const Codec *codec, int level,
+										  const char *samples,
+										  const size_t *sample_sizes,
+										  uint32 nsamples, char **dict,
+										  int32 *dictlen);
 
 /*
  * Reads a stored dictionary's header; available is how many bytes the

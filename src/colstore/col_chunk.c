@@ -25,6 +25,7 @@
 #include "codec/value_encoding.h"
 #include "colstore/col_chunk.h"
 #include "format/storage.h"
+#include "format/stream_dict.h"
 
 void
 col_chunk_corrupted(const ColChunkRef *ref, const char *what)
@@ -84,6 +85,34 @@ read_bytes(const ColChunkRef *ref, uint64 offset, char *buf, uint64 len)
 	storage_read_stream(ref->rel, ref->stripe->first_block,
 						ref->chunk->stored_offset + offset, buf, len,
 						ref->strategy, context);
+}
+
+/* The dictionary the chunk's column keeps in its stripe, or NULL. */
+static const CodecDict *
+column_dict(const ColChunkRef *ref, const Codec *codec)
+{
+	const StripeMeta *s = ref->stripe;
+	int			a = ref->attr->attnum - 1;
+	StreamDictRef where;
+	char		context[128];
+	const CodecDict *dict;
+	const char *problem;
+
+	if (a < 0 || a >= s->column_count || s->attr_dict_offset[a] == STRIPE_NO_DICT)
+		return NULL;
+	chunk_context(ref, context, sizeof(context));
+	where.rel = ref->rel;
+	where.first_block = s->first_block;
+	where.stream_num = s->stripe_num;
+	where.stream_length = s->data_length;
+	where.part = a;
+	where.offset = s->attr_dict_offset[a];
+	where.strategy = ref->strategy;
+	where.context = context;
+	dict = stream_dict_get(&where, codec, &problem);
+	if (dict == NULL)
+		col_chunk_corrupted(ref, problem);
+	return dict;
 }
 
 /*
@@ -173,7 +202,7 @@ col_chunk_decode(const ColChunkRef *ref, Datum *values, bool *isnull)
 		col_chunk_corrupted(ref, problem);
 
 	/* the whole chunk's CRC covered every frame */
-	dict = col_dict_for(ref, codec);
+	dict = column_dict(ref, codec);
 	for (i = 0; i < frames.nframes; i++)
 	{
 		uint32		first = frames.entries[i].first_row;
@@ -229,7 +258,7 @@ col_chunk_read_frame(const ColChunkRef *ref, const FrameDirectory *frames,
 	char	   *bytes = frame_buffer(stored, e->stored_length);
 
 	read_bytes(ref, frames->offsets[i], bytes, e->stored_length);
-	frame_raw(ref, codec, col_dict_for(ref, codec), e, bytes, true,
+	frame_raw(ref, codec, column_dict(ref, codec), e, bytes, true,
 			  frames_rows(frames->entries, frames->nframes, i,
 						  ref->chunk->value_count),
 			  frame_buffer(raw, e->raw_length));

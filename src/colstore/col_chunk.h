@@ -15,7 +15,6 @@
 
 #include "catalog/stripe_meta.h"
 #include "codec/frames.h"
-#include "colstore/col_dict.h"
 
 /* Which chunk, and what to name in an error about it. */
 typedef struct ColChunkRef

@@ -428,26 +428,16 @@ encode_chunk(ColWriter *w, int a, uint32 start, uint32 end, int encoding,
 }
 
 /*
- * A column's dictionary: trained on frames sampled evenly across the
- * stripe, about DICT_SAMPLE_BYTES of them, for stripes holding at least
- * DICT_MIN_COLUMN_BYTES of the column (below that, long frames without a
- * dictionary are smaller).
+ * A column gets a dictionary only when the stripe holds at least this much
+ * of it: below that, long frames without one are smaller.
  */
-#define DICT_MAX_BYTES			(16 * 1024)
-#define DICT_SAMPLE_BYTES		(64 * 1024)
 #define DICT_MIN_COLUMN_BYTES	(128 * 1024)
 
 /*
- * Some columns compress much better in long frames, where zstd finds
- * matches far apart (arrays of tags repeating in a pattern, say), than in
- * short frames with any dictionary.  The stripe's first chunk group is
- * encoded both ways: the column keeps its dictionary (and frames that
- * short) only when that makes the group, with its share of the
- * dictionary, at most this fraction larger.  Frame lengths are tried from
- * the shortest, the cheapest to fetch a row from.
+ * Frame lengths tried with a dictionary, the shortest (the cheapest to
+ * fetch a row from) first.  A scan pays a little per frame, but each
+ * column's frames are decoded only by queries that read that column.
  */
-#define DICT_SIZE_ALLOWANCE		0.15
-
 static const Size dict_frame_targets[] = {
 	FRAME_DICT_TARGET_RAW_BYTES, 4 * FRAME_DICT_TARGET_RAW_BYTES
 };
@@ -483,7 +473,6 @@ column_framing(ColWriter *w, int a, uint32 group_limit, int encoding,
 	uint32		start;
 	char	   *dict;
 	int32		dictlen;
-	size_t		workspace_size;
 	const CodecDict *loaded;
 	double		dict_share;
 
@@ -511,7 +500,7 @@ column_framing(ColWriter *w, int a, uint32 group_limit, int encoding,
 	if (total < DICT_MIN_COLUMN_BYTES)
 		return framing;
 
-	step = Max(1, (uint32) (total / DICT_SAMPLE_BYTES));
+	step = Max(1, (uint32) (total / FRAMES_DICT_SAMPLE_BYTES));
 	step = Min(step, nframes);
 	initStringInfo(&samples);
 	sizes = palloc(sizeof(size_t) * (nframes / step + 1));
@@ -539,15 +528,8 @@ column_framing(ColWriter *w, int a, uint32 group_limit, int encoding,
 		}
 	}
 
-	dict = palloc(DICT_MAX_BYTES);
-	dictlen = codec->dict_train(samples.data, sizes, nsamples, dict,
-								DICT_MAX_BYTES, w->opts.compression_level);
-	workspace_size = dictlen > 0 ?
-		codec->dict_workspace(dictlen, true, w->opts.compression_level) : 0;
-	/* dict stays in place: the loaded dictionary refers to it */
-	loaded = workspace_size == 0 ? NULL :
-		codec->dict_load(dict, dictlen, true, w->opts.compression_level,
-						 palloc(workspace_size), workspace_size);
+	loaded = frames_dict_train(codec, w->opts.compression_level, samples.data,
+							   sizes, nsamples, &dict, &dictlen);
 	pfree(samples.data);
 	pfree(sizes);
 	if (loaded == NULL)
@@ -559,8 +541,8 @@ column_framing(ColWriter *w, int a, uint32 group_limit, int encoding,
 		ColumnFraming candidate = {loaded, dict_frame_targets[i], NULL, 0};
 
 		encode_first_chunk(w, a, group_limit, encoding, codec, &candidate);
-		if (candidate.first_chunk->len + dict_share <=
-			framing.first_chunk->len * (1 + DICT_SIZE_ALLOWANCE))
+		if (frames_dict_pays(candidate.first_chunk->len + dict_share,
+							 framing.first_chunk->len))
 		{
 			*offset = stream->len;
 			frames_dict_write(stream, dict, (uint32) dictlen);

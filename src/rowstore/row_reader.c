@@ -35,6 +35,7 @@
 #include "format/row_number.h"
 #include "format/storage.h"
 #include "format/storage_am.h"
+#include "format/stream_dict.h"
 #include "rowstore/row_reader.h"
 
 static void
@@ -242,6 +243,33 @@ batch_context(const BatchMeta *b, char *context, size_t size)
 	snprintf(context, size, "Batch " UINT64_FORMAT, b->batch_num);
 }
 
+/* The dictionary the batch's frames were compressed with, or NULL. */
+static const CodecDict *
+batch_dict(RowReader *r, const BatchMeta *b, const Codec *codec,
+		   BufferAccessStrategy strategy)
+{
+	StreamDictRef where;
+	char		context[64];
+	const CodecDict *dict;
+	const char *problem;
+
+	if (b->dict_offset == BATCH_NO_DICT)
+		return NULL;
+	batch_context(b, context, sizeof(context));
+	where.rel = r->rel;
+	where.first_block = b->first_block;
+	where.stream_num = b->batch_num;
+	where.stream_length = b->data_length;
+	where.part = 0;
+	where.offset = b->dict_offset;
+	where.strategy = strategy;
+	where.context = context;
+	dict = stream_dict_get(&where, codec, &problem);
+	if (dict == NULL)
+		batch_corrupted(r, b, problem);
+	return dict;
+}
+
 /*
  * Decodes frame e (nrows rows) from its stored bytes into raw (room for
  * e->raw_length, MAXALIGNed) and checks its rows; offsets[i] gets row i's
@@ -250,14 +278,15 @@ batch_context(const BatchMeta *b, char *context, size_t size)
  */
 static void
 decode_frame(RowReader *r, const BatchMeta *b, const Codec *codec,
-			 const FrameEntry *e, const char *stored, bool check_crc,
-			 uint32 nrows, char *raw, uint32 base, uint32 *offsets)
+			 const CodecDict *dict, const FrameEntry *e, const char *stored,
+			 bool check_crc, uint32 nrows, char *raw, uint32 base,
+			 uint32 *offsets)
 {
 	const char *problem;
 	uint32		i;
 
 	CHECK_FOR_INTERRUPTS();
-	problem = frames_decode(e, stored, codec, NULL, check_crc, raw);
+	problem = frames_decode(e, stored, codec, dict, check_crc, raw);
 	if (problem == NULL)
 		problem = row_batch_check(raw, e->raw_length, r->attrs, r->desc->natts,
 								  nrows, offsets);
@@ -276,21 +305,23 @@ read_batch_rows(RowReader *r, const BatchMeta *b, const Codec *codec)
 	pg_crc32c	crc;
 	const char *problem;
 	FrameDirectory dir;
+	uint64		unit_length = batch_unit_length(b);
+	const CodecDict *dict;
 	uint64		raw_size = 0;
 	uint64		base = 0;
 	uint32		i;
 
 	batch_context(b, context, sizeof(context));
-	stored = palloc(Max(b->data_length, 1));
-	storage_read_stream(r->rel, b->first_block, 0, stored, b->data_length,
+	stored = palloc(Max(unit_length, 1));
+	storage_read_stream(r->rel, b->first_block, 0, stored, unit_length,
 						r->strategy, context);
 	INIT_CRC32C(crc);
-	COMP_CRC32C(crc, stored, b->data_length);
+	COMP_CRC32C(crc, stored, unit_length);
 	FIN_CRC32C(crc);
 	if (crc != b->checksum)
 		batch_corrupted(r, b, "checksum mismatch");
 
-	problem = frames_parse(stored, b->data_length, (uint32) b->row_count,
+	problem = frames_parse(stored, unit_length, (uint32) b->row_count,
 						   b->raw_length, &dir);
 	if (problem != NULL)
 		batch_corrupted(r, b, problem);
@@ -302,12 +333,13 @@ read_batch_rows(RowReader *r, const BatchMeta *b, const Codec *codec)
 		batch_corrupted(r, b, "impossible uncompressed length");
 	r->raw = palloc(Max(raw_size, 1));
 	r->row_offsets = palloc(sizeof(uint32) * b->row_count);
+	dict = batch_dict(r, b, codec, r->strategy);
 	for (i = 0; i < dir.nframes; i++)
 	{
 		const FrameEntry *e = &dir.entries[i];
 
 		/* the whole batch's CRC covered every frame */
-		decode_frame(r, b, codec, e, stored + dir.offsets[i], false,
+		decode_frame(r, b, codec, dict, e, stored + dir.offsets[i], false,
 					 frames_rows(dir.entries, dir.nframes, i, (uint32) b->row_count),
 					 r->raw + base, (uint32) base, r->row_offsets + e->first_row);
 		base += MAXALIGN(e->raw_length);
@@ -390,7 +422,8 @@ load_frame(RowReader *r, int index, uint32 pos)
 		batch_context(b, context, sizeof(context));
 		old = MemoryContextSwitchTo(r->frames_cxt);
 		problem = storage_read_frame_directory(r->rel, b->first_block, 0,
-											   b->data_length, (uint32) b->row_count,
+											   batch_unit_length(b),
+											   (uint32) b->row_count,
 											   b->raw_length, NULL, context,
 											   &r->frames);
 		MemoryContextSwitchTo(old);
@@ -416,8 +449,8 @@ load_frame(RowReader *r, int index, uint32 pos)
 							e->stored_length, NULL, context);
 		r->raw = palloc(Max(e->raw_length, 1));
 		r->row_offsets = palloc(sizeof(uint32) * nrows);
-		decode_frame(r, b, codec, e, stored, true, nrows, r->raw, 0,
-					 r->row_offsets);
+		decode_frame(r, b, codec, batch_dict(r, b, codec, NULL), e, stored,
+					 true, nrows, r->raw, 0, r->row_offsets);
 		MemoryContextSwitchTo(old);
 		r->frame = (int) f;
 	}

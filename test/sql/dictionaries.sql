@@ -1,7 +1,8 @@
--- Compression dictionaries: a stripe may keep one zstd dictionary per
--- column, shared by that column's short frames.  Rows read back the same
--- through scans and fetches by TID whether or not a column has one, and
--- a table mixes stripes with and without dictionaries.
+-- Compression dictionaries: a colcompress stripe may keep one zstd
+-- dictionary per column, shared by that column's short frames, and a
+-- rowcompress batch one for its rows.  Rows read back the same through
+-- scans and fetches by TID whether or not there is one, and a table mixes
+-- stripes or batches with and without dictionaries.
 
 CREATE TABLE dict_heap (id int, tag text, code text, price float8, n int);
 INSERT INTO dict_heap
@@ -53,4 +54,39 @@ SELECT bool_and(d = -1) AS no_dictionary
   FROM engine.stripe s, unnest(s.attr_dict_offset) d
  WHERE s.storage_id = engine.storage_id('dict_small');
 
-DROP TABLE dict_heap, dict_col, dict_small;
+DROP TABLE dict_col, dict_small;
+
+-- rowcompress: one dictionary per batch, after its frames
+DELETE FROM dict_heap WHERE id > 40000;
+CREATE TABLE dict_row (LIKE dict_heap) USING rowcompress;
+INSERT INTO dict_row SELECT * FROM dict_heap;
+SELECT count(*) FILTER (WHERE dict_offset <> -1) > 0 AS some_dictionary,
+	   bool_and(dict_offset = -1 OR dict_offset < data_length) AS inside
+  FROM engine.batch WHERE storage_id = engine.storage_id('dict_row');
+SELECT (SELECT md5(string_agg(t::text, ',' ORDER BY id)) FROM dict_row t) =
+	   (SELECT md5(string_agg(t::text, ',' ORDER BY id)) FROM dict_heap t) AS scan_equal;
+CREATE INDEX ON dict_row (id);
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SET storage_engine.enable_custom_scan = off;
+EXPLAIN (COSTS OFF) SELECT * FROM dict_row WHERE id = ANY ('{1,2}');
+SELECT (SELECT md5(string_agg(t::text, ',' ORDER BY id)) FROM dict_row t
+		 WHERE id = ANY (ARRAY(SELECT g * 397 % 40000 + 1 FROM generate_series(1, 300) g))) =
+	   (SELECT md5(string_agg(t::text, ',' ORDER BY id)) FROM dict_heap t
+		 WHERE id = ANY (ARRAY(SELECT g * 397 % 40000 + 1 FROM generate_series(1, 300) g)))
+	   AS fetch_equal;
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+RESET storage_engine.enable_custom_scan;
+ALTER TABLE dict_row SET (compression = 'lz4');
+INSERT INTO dict_row SELECT id + 40000, tag, code, price, n FROM dict_heap;
+INSERT INTO dict_heap SELECT id + 40000, tag, code, price, n FROM dict_heap;
+SELECT v.codec, count(*) FILTER (WHERE b.dict_offset <> -1) > 0 AS has_dictionary
+  FROM engine.batch b JOIN engine.rowcompress_batches v USING (batch_num)
+ WHERE b.storage_id = engine.storage_id('dict_row') AND v.relation = 'dict_row'::regclass
+ GROUP BY v.codec ORDER BY v.codec;
+SELECT (SELECT md5(string_agg(t::text, ',' ORDER BY id)) FROM dict_row t) =
+	   (SELECT md5(string_agg(t::text, ',' ORDER BY id)) FROM dict_heap t) AS mixed_equal;
+SELECT count(*) AS problems FROM engine.rowcompress_verify('dict_row');
+
+DROP TABLE dict_heap, dict_row;
