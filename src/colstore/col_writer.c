@@ -463,14 +463,12 @@ column_framing(ColWriter *w, int a, uint32 group_limit, int encoding,
 			   const Codec *codec, StringInfo stream, uint64 *offset)
 {
 	ColumnFraming framing = {NULL, FRAME_TARGET_RAW_BYTES, NULL, 0};
-	uint64		total = 0;
-	uint32		nframes = 0;
-	uint32		step;
-	uint32		i = 0;
+	uint32		wanted = FRAMES_DICT_SAMPLE_BYTES / FRAME_DICT_TARGET_RAW_BYTES;
 	StringInfoData samples;
 	size_t	   *sizes;
 	uint32		nsamples = 0;
-	uint32		start;
+	uint64		sample_rows = 0;
+	uint32		i;
 	char	   *dict;
 	int32		dictlen;
 	const CodecDict *loaded;
@@ -480,52 +478,34 @@ column_framing(ColWriter *w, int a, uint32 group_limit, int encoding,
 	if (codec->dict_train == NULL)
 		return framing;
 
-	/* frames are cut as encode_chunk will: within each chunk group */
-	for (start = 0; start < w->nrows; start += group_limit)
-	{
-		uint32		end = Min(start + group_limit, w->nrows);
-		uint32		first = start;
-
-		while (first < end)
-		{
-			uint32		nulls;
-			Size		bytes;
-
-			first = frame_end(w, a, first, end, FRAME_DICT_TARGET_RAW_BYTES,
-							  &nulls, &bytes);
-			total += bytes;
-			nframes++;
-		}
-	}
-	if (total < DICT_MIN_COLUMN_BYTES)
-		return framing;
-
-	step = Max(1, (uint32) (total / FRAMES_DICT_SAMPLE_BYTES));
-	step = Min(step, nframes);
+	/*
+	 * Samples: short frames starting at evenly spaced rows, each within its
+	 * chunk group as encode_chunk cuts them.  Their bytes per row also tell
+	 * whether the column is big enough for a dictionary, without a pass over
+	 * the whole stripe.
+	 */
 	initStringInfo(&samples);
-	sizes = palloc(sizeof(size_t) * (nframes / step + 1));
-	for (start = 0; start < w->nrows; start += group_limit)
+	sizes = palloc(sizeof(size_t) * wanted);
+	for (i = 0; i < wanted; i++)
 	{
-		uint32		end = Min(start + group_limit, w->nrows);
-		uint32		first = start;
+		uint32		first = (uint32) ((uint64) i * w->nrows / wanted);
+		uint32		end = Min((first / group_limit + 1) * group_limit, w->nrows);
+		uint32		nulls;
+		Size		bytes;
+		uint32		last = frame_end(w, a, first, end,
+									 FRAME_DICT_TARGET_RAW_BYTES, &nulls,
+									 &bytes);
+		int			before = samples.len;
 
-		while (first < end)
-		{
-			uint32		nulls;
-			Size		bytes;
-			uint32		last = frame_end(w, a, first, end,
-										 FRAME_DICT_TARGET_RAW_BYTES, &nulls,
-										 &bytes);
-
-			if (i++ % step == 0)
-			{
-				int			before = samples.len;
-
-				encode_frame(w, a, first, last, nulls, encoding, &samples);
-				sizes[nsamples++] = (size_t) (samples.len - before);
-			}
-			first = last;
-		}
+		encode_frame(w, a, first, last, nulls, encoding, &samples);
+		sizes[nsamples++] = (size_t) (samples.len - before);
+		sample_rows += last - first;
+	}
+	if ((double) samples.len * w->nrows / Max(sample_rows, 1) < DICT_MIN_COLUMN_BYTES)
+	{
+		pfree(samples.data);
+		pfree(sizes);
+		return framing;
 	}
 
 	loaded = frames_dict_train(codec, w->opts.compression_level, samples.data,
