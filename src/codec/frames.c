@@ -211,10 +211,12 @@ frames_dict_write(StringInfo out, const char *dict, uint32 length)
 }
 
 const CodecDict *
-frames_dict_train(const Codec *codec, int level, const char *samples,
-				  const size_t *sample_sizes, uint32 nsamples, char **dict,
-				  int32 *dictlen)
+frames_dict_train(const Codec *codec, int level, uint64 data_bytes,
+				  const char *samples, const size_t *sample_sizes,
+				  uint32 nsamples, char **dict, int32 *dictlen)
 {
+	int32		cap = (int32) Max(Min(data_bytes / 64, FRAMES_DICT_MAX_BYTES),
+								  FRAMES_DICT_MIN_BYTES);
 	size_t		workspace_size;
 	const CodecDict *loaded = NULL;
 
@@ -222,9 +224,9 @@ frames_dict_train(const Codec *codec, int level, const char *samples,
 	*dictlen = 0;
 	if (codec->dict_train == NULL || nsamples == 0)
 		return NULL;
-	*dict = palloc(FRAMES_DICT_TRAIN_BYTES);
-	*dictlen = codec->dict_train(samples, sample_sizes, nsamples, *dict,
-								 FRAMES_DICT_TRAIN_BYTES, level);
+	*dict = palloc(cap);
+	*dictlen = codec->dict_train(samples, sample_sizes, nsamples, *dict, cap,
+								 level);
 	workspace_size = *dictlen > 0 ?
 		codec->dict_workspace(*dictlen, true, level) : 0;
 	if (workspace_size > 0)

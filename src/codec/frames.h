@@ -57,8 +57,13 @@ static const Size frames_dict_targets[] = {
 	4 * FRAME_DICT_TARGET_RAW_BYTES, 4 * FRAME_DICT_TARGET_RAW_BYTES
 };
 
-/* Dictionaries are trained to this size on about this much data. */
-#define FRAMES_DICT_TRAIN_BYTES		(16 * 1024)
+/*
+ * Dictionaries are trained on about FRAMES_DICT_SAMPLE_BYTES of data, to
+ * at most 1/64 of the data they will serve, within these bounds: a small
+ * stripe or batch must not pay for a large dictionary.
+ */
+#define FRAMES_DICT_MIN_BYTES		(2 * 1024)
+#define FRAMES_DICT_MAX_BYTES		(16 * 1024)
 #define FRAMES_DICT_SAMPLE_BYTES	(64 * 1024)
 
 /*
@@ -172,13 +177,14 @@ extern const char *frames_decode(const FrameEntry *e, const char *stored,
 extern void frames_dict_write(StringInfo out, const char *dict, uint32 length);
 
 /*
- * Trains a dictionary of at most FRAMES_DICT_TRAIN_BYTES on nsamples
- * samples laid end to end and loads it for compression at level.  Returns
+ * Trains a dictionary for data_bytes of data on nsamples samples laid end
+ * to end, and loads it for compression at level.  Returns
  * it, its bytes in *dict (palloc'd; they must stay while it is used), or
  * NULL (and *dict NULL) when the codec has no dictionaries or the samples
  * train none.
  */
 extern const CodecDict *frames_dict_train(const Codec *codec, int level,
+										  uint64 data_bytes,
 										  const char *samples,
 										  const size_t *sample_sizes,
 										  uint32 nsamples, char **dict,

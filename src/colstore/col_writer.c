@@ -468,6 +468,7 @@ column_framing(ColWriter *w, int a, uint32 group_limit, int encoding,
 	size_t	   *sizes;
 	uint32		nsamples = 0;
 	uint64		sample_rows = 0;
+	double		column_bytes;
 	uint32		i;
 	char	   *dict;
 	int32		dictlen;
@@ -501,14 +502,16 @@ column_framing(ColWriter *w, int a, uint32 group_limit, int encoding,
 		sizes[nsamples++] = (size_t) (samples.len - before);
 		sample_rows += last - first;
 	}
-	if ((double) samples.len * w->nrows / Max(sample_rows, 1) < DICT_MIN_COLUMN_BYTES)
+	column_bytes = (double) samples.len * w->nrows / Max(sample_rows, 1);
+	if (column_bytes < DICT_MIN_COLUMN_BYTES)
 	{
 		pfree(samples.data);
 		pfree(sizes);
 		return framing;
 	}
 
-	loaded = frames_dict_train(codec, w->opts.compression_level, samples.data,
+	loaded = frames_dict_train(codec, w->opts.compression_level,
+							   (uint64) column_bytes, samples.data,
 							   sizes, nsamples, &dict, &dictlen);
 	pfree(samples.data);
 	pfree(sizes);

@@ -415,7 +415,8 @@ train_dictionary(RowWriter *w, const Codec *codec, Size total, char **dict,
 		first += n;
 		off = next;
 	}
-	loaded = frames_dict_train(codec, w->opts.compression_level, samples.data,
+	loaded = frames_dict_train(codec, w->opts.compression_level, total,
+							   samples.data,
 							   sizes, nsamples, dict, dictlen);
 	pfree(samples.data);
 	pfree(sizes);
