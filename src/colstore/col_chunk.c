@@ -161,34 +161,22 @@ value_type(const ColChunkRef *ref)
 	return type;
 }
 
-/*
- * Decodes one frame's stored bytes into nrows values; by-reference values
- * point into a buffer allocated here.
- */
-static void
-decode_frame(const ColChunkRef *ref, const Codec *codec, const CodecDict *dict,
-			 const FrameEntry *e, const char *stored, bool check_crc,
-			 uint32 nrows, Datum *values, bool *isnull)
-{
-	char	   *raw = palloc(Max(e->raw_length, 1));
-
-	frame_raw(ref, codec, dict, e, stored, check_crc, nrows, raw);
-	col_chunk_decode_values(ref, raw, e->raw_length, nrows, values, isnull);
-}
-
 void
-col_chunk_decode(const ColChunkRef *ref, Datum *values, bool *isnull)
+col_chunk_decode(const ColChunkRef *ref, ColBuffer *stored_buf,
+				 ColBuffer *raw_buf, Datum *values, bool *isnull)
 {
 	const ChunkMeta *c = ref->chunk;
 	const Codec *codec = check_chunk(ref);
 	const CodecDict *dict;
 	FrameDirectory frames;
 	char	   *stored;
+	char	   *raw;
+	uint64		raw_size = 0;
 	pg_crc32c	crc;
 	const char *problem;
 	uint32		i;
 
-	stored = palloc(Max(c->stored_length, 1));
+	stored = col_buffer(stored_buf, c->stored_length);
 	read_bytes(ref, 0, stored, c->stored_length);
 	INIT_CRC32C(crc);
 	COMP_CRC32C(crc, stored, c->stored_length);
@@ -201,20 +189,35 @@ col_chunk_decode(const ColChunkRef *ref, Datum *values, bool *isnull)
 	if (problem != NULL)
 		col_chunk_corrupted(ref, problem);
 
+	/*
+	 * One buffer for the frames' values (by-reference values point into
+	 * it), reused from chunk group to chunk group: a palloc per short frame
+	 * made resetting the chunk group's memory cost more than decoding it.
+	 */
+	for (i = 0; i < frames.nframes; i++)
+		raw_size += MAXALIGN(frames.entries[i].raw_length);
+	if (raw_size > MaxAllocSize)
+		col_chunk_corrupted(ref, "impossible uncompressed length");
+	raw = col_buffer(raw_buf, raw_size);
+
 	/* the whole chunk's CRC covered every frame */
 	dict = column_dict(ref, codec);
+	raw_size = 0;
 	for (i = 0; i < frames.nframes; i++)
 	{
-		uint32		first = frames.entries[i].first_row;
+		const FrameEntry *e = &frames.entries[i];
+		uint32		nrows = frames_rows(frames.entries, frames.nframes, i,
+										c->value_count);
 
 		CHECK_FOR_INTERRUPTS();
-		decode_frame(ref, codec, dict, &frames.entries[i], stored + frames.offsets[i],
-					 false, frames_rows(frames.entries, frames.nframes, i, c->value_count),
-					 values + first, isnull + first);
+		frame_raw(ref, codec, dict, e, stored + frames.offsets[i], false, nrows,
+				  raw + raw_size);
+		col_chunk_decode_values(ref, raw + raw_size, e->raw_length, nrows,
+								values + e->first_row, isnull + e->first_row);
+		raw_size += MAXALIGN(e->raw_length);
 	}
 	pfree(frames.entries);
 	pfree(frames.offsets);
-	pfree(stored);
 }
 
 void
@@ -234,34 +237,38 @@ col_chunk_frames(const ColChunkRef *ref, FrameDirectory *frames)
 		col_chunk_corrupted(ref, problem);
 }
 
-/* buf's bytes, at least size of them, kept MAXALIGNed (a palloc). */
-static char *
-frame_buffer(ColFrameBuffer *buf, Size size)
+char *
+col_buffer(ColBuffer *buf, Size size)
 {
 	size = Max(size, 1);
 	if (buf->cap < size)
 	{
+		/* grow by doubling, within what one palloc may take */
+		Size		cap = Max(size, Min(2 * buf->cap, MaxAllocSize));
+
 		if (buf->data != NULL)
 			pfree(buf->data);
-		buf->data = MemoryContextAlloc(buf->cxt, Max(size, 2 * buf->cap));
-		buf->cap = Max(size, 2 * buf->cap);
+		buf->data = NULL;
+		buf->cap = 0;
+		buf->data = MemoryContextAlloc(buf->cxt, cap);
+		buf->cap = cap;
 	}
 	return buf->data;
 }
 
 uint32
 col_chunk_read_frame(const ColChunkRef *ref, const FrameDirectory *frames,
-					 uint32 i, ColFrameBuffer *stored, ColFrameBuffer *raw)
+					 uint32 i, ColBuffer *stored, ColBuffer *raw)
 {
 	const FrameEntry *e = &frames->entries[i];
 	const Codec *codec = check_chunk(ref);
-	char	   *bytes = frame_buffer(stored, e->stored_length);
+	char	   *bytes = col_buffer(stored, e->stored_length);
 
 	read_bytes(ref, frames->offsets[i], bytes, e->stored_length);
 	frame_raw(ref, codec, column_dict(ref, codec), e, bytes, true,
 			  frames_rows(frames->entries, frames->nframes, i,
 						  ref->chunk->value_count),
-			  frame_buffer(raw, e->raw_length));
+			  col_buffer(raw, e->raw_length));
 	return e->raw_length;
 }
 

@@ -16,6 +16,21 @@
 #include "catalog/stripe_meta.h"
 #include "codec/frames.h"
 
+/*
+ * A buffer reused from chunk to chunk or frame to frame, allocated in cxt:
+ * scans and fetches decode into these instead of a palloc (and a free at
+ * the next reset) each time.
+ */
+typedef struct ColBuffer
+{
+	char	   *data;
+	Size		cap;
+	MemoryContext cxt;
+} ColBuffer;
+
+/* buf's bytes, at least size of them (MAXALIGNed; earlier contents lost). */
+extern char *col_buffer(ColBuffer *buf, Size size);
+
 /* Which chunk, and what to name in an error about it. */
 typedef struct ColChunkRef
 {
@@ -33,22 +48,15 @@ pg_noreturn extern void col_chunk_corrupted(const ColChunkRef *ref,
 											const char *what);
 
 /*
- * Decodes all value_count rows into values/isnull; by-reference values
- * point into memory allocated in CurrentMemoryContext.
+ * Decodes all value_count rows into values/isnull, reading the chunk into
+ * stored; by-reference values point into raw.
  */
-extern void col_chunk_decode(const ColChunkRef *ref, Datum *values,
-							 bool *isnull);
+extern void col_chunk_decode(const ColChunkRef *ref, ColBuffer *stored,
+							 ColBuffer *raw, Datum *values, bool *isnull);
 
 /* Reads and checks the chunk's frame directory (CurrentMemoryContext). */
 extern void col_chunk_frames(const ColChunkRef *ref, FrameDirectory *frames);
 
-/* A buffer reused from frame to frame, allocated in cxt. */
-typedef struct ColFrameBuffer
-{
-	char	   *data;
-	Size		cap;
-	MemoryContext cxt;
-} ColFrameBuffer;
 
 /*
  * Reads frame i (its bytes into stored) and produces its value layout in
@@ -56,8 +64,8 @@ typedef struct ColFrameBuffer
  */
 extern uint32 col_chunk_read_frame(const ColChunkRef *ref,
 								   const FrameDirectory *frames, uint32 i,
-								   ColFrameBuffer *stored,
-								   ColFrameBuffer *raw);
+								   ColBuffer *stored,
+								   ColBuffer *raw);
 
 /* Decodes the nrows values of a frame's value layout (pointing into raw). */
 extern void col_chunk_decode_values(const ColChunkRef *ref, const char *raw,

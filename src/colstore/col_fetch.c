@@ -64,7 +64,7 @@ typedef struct ColumnFrame
 	uint32		frame;			/* frame in raw, or UINT32_MAX */
 	uint32		first_row;		/* its rows within the group */
 	uint32		nrows;
-	ColFrameBuffer raw;			/* its value layout */
+	ColBuffer raw;			/* its value layout */
 	uint32		rawlen;
 	bool		decoded;		/* values/isnull hold its rows */
 	Datum	   *values;			/* [values_cap] */
@@ -85,7 +85,7 @@ struct ColFetchCursor
 
 	int			natts;
 	ColumnFrame *cols;			/* [natts] */
-	ColFrameBuffer stored;		/* a frame's stored bytes, scratch */
+	ColBuffer stored;		/* a frame's stored bytes, scratch */
 	bool	   *skipped;		/* [natts] columns left NULL; NULL: none */
 };
 

@@ -28,6 +28,15 @@
 
 #include "colstore/col_chunk.h"
 #include "colstore/col_reader.h"
+
+/* A column's buffers: its arrays of one chunk group, its chunk's bytes. */
+typedef struct ColumnBuffers
+{
+	ColBuffer	values;
+	ColBuffer	isnull;
+	ColBuffer	stored;
+	ColBuffer	raw;
+} ColumnBuffers;
 #include "format/row_number.h"
 #include "format/storage.h"
 #include "format/storage_am.h"
@@ -55,6 +64,20 @@ col_reader_begin(Relation rel, Snapshot snapshot, const bool *projected,
 	r->batch_cxt = AllocSetContextCreate(CurrentMemoryContext,
 										 "colcompress chunk group",
 										 ALLOCSET_DEFAULT_SIZES);
+	r->buffers_cxt = AllocSetContextCreate(CurrentMemoryContext,
+										   "colcompress buffers",
+										   ALLOCSET_DEFAULT_SIZES);
+	r->buffers = MemoryContextAllocZero(r->buffers_cxt,
+										sizeof(ColumnBuffers) * Max(natts, 1));
+	for (i = 0; i < natts; i++)
+	{
+		r->buffers[i].values.cxt = r->buffers_cxt;
+		r->buffers[i].isnull.cxt = r->buffers_cxt;
+		r->buffers[i].stored.cxt = r->buffers_cxt;
+		r->buffers[i].raw.cxt = r->buffers_cxt;
+	}
+	r->rownums_buffer = MemoryContextAllocZero(r->buffers_cxt, sizeof(ColBuffer));
+	r->rownums_buffer->cxt = r->buffers_cxt;
 	if (storage_read_meta(rel, &meta))
 		r->stripes = stripe_meta_list(meta.storage_id, snapshot);
 	r->nstripes = list_length(r->stripes);
@@ -161,6 +184,7 @@ col_reader_end(ColReader *r)
 {
 	MemoryContextDelete(r->stripe_cxt);
 	MemoryContextDelete(r->batch_cxt);
+	MemoryContextDelete(r->buffers_cxt);
 	FreeAccessStrategy(r->strategy);
 }
 
@@ -208,6 +232,20 @@ load_stripe(ColReader *r, int index)
 	MemoryContextSwitchTo(old);
 }
 
+/*
+ * Column attno's value and null arrays for nrows rows: the reader's
+ * buffers, reused by every chunk group (a group's arrays are dead once the
+ * next one loads).
+ */
+static void
+column_arrays(ColReader *r, int attno, uint32 nrows, ColumnBatch *col)
+{
+	col->values = (Datum *) col_buffer(&r->buffers[attno].values,
+									   sizeof(Datum) * Max(nrows, 1));
+	col->isnull = (bool *) col_buffer(&r->buffers[attno].isnull,
+									  sizeof(bool) * Max(nrows, 1));
+}
+
 /* Decodes one column chunk of the current group. */
 static void
 load_column(ColReader *r, int attno, uint32 nrows, ColumnBatch *col)
@@ -221,9 +259,9 @@ load_column(ColReader *r, int attno, uint32 nrows, ColumnBatch *col)
 	ref.chunk = &r->chunks[r->group_index * r->stripe->column_count + attno];
 	ref.rows = nrows;
 	ref.strategy = r->strategy;
-	col->values = palloc(sizeof(Datum) * Max(nrows, 1));
-	col->isnull = palloc(sizeof(bool) * Max(nrows, 1));
-	col_chunk_decode(&ref, col->values, col->isnull);
+	column_arrays(r, attno, nrows, col);
+	col_chunk_decode(&ref, &r->buffers[attno].stored, &r->buffers[attno].raw,
+					 col->values, col->isnull);
 	col->loaded = true;
 }
 
@@ -235,8 +273,7 @@ fill_missing(ColReader *r, int attno, uint32 nrows, ColumnBatch *col)
 	Datum		value = getmissingattr(r->desc, attno + 1, &isnull);
 	uint32		i;
 
-	col->values = palloc(sizeof(Datum) * Max(nrows, 1));
-	col->isnull = palloc(sizeof(bool) * Max(nrows, 1));
+	column_arrays(r, attno, nrows, col);
 	for (i = 0; i < nrows; i++)
 	{
 		col->values[i] = value;
@@ -334,7 +371,8 @@ load_group(ColReader *r, int group)
 	}
 
 	/* row numbers: walk the stripe's runs to the group's first row */
-	b->rownums = palloc(sizeof(uint64) * Max(nrows, 1));
+	b->rownums = (uint64 *) col_buffer(r->rownums_buffer,
+									   sizeof(uint64) * Max(nrows, 1));
 	run = 0;
 	run_start = 0;
 	idx = first;

@@ -71,6 +71,9 @@ typedef struct ColReader
 
 	MemoryContext stripe_cxt;
 	MemoryContext batch_cxt;
+	MemoryContext buffers_cxt;	/* the reader's life: buffers */
+	struct ColumnBuffers *buffers;	/* [natts], reused by every chunk group */
+	struct ColBuffer *rownums_buffer;
 
 	/* zone-map filter (NULL: none) and what it saved, for EXPLAIN */
 	ZoneFilterFn filter;
