@@ -18,6 +18,7 @@
 #include "access/table.h"
 #include "access/xact.h"
 #include "catalog/indexing.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
 
 #include "catalog/batch_meta.h"
@@ -55,7 +56,6 @@ batch_from_tuple(HeapTuple tuple, TupleDesc desc)
 	bool		nulls[Natts_batch];
 	BatchMeta  *b = palloc0(sizeof(BatchMeta));
 	int			i;
-	int			n;
 
 	meta_check_columns("batch", desc, Natts_batch);
 	heap_deform_tuple(tuple, desc, values, nulls);
@@ -87,17 +87,32 @@ batch_from_tuple(HeapTuple tuple, TupleDesc desc)
 		meta_corrupted("batch", b->storage_id, "malformed command_ids");
 	if (b->column_count < 0)
 		meta_corrupted("batch", b->storage_id, "negative column count");
-	b->attr_min = meta_bytea_array_values(values[Anum_batch_attr_min - 1], b->column_count);
-	b->attr_max = meta_bytea_array_values(values[Anum_batch_attr_max - 1], b->column_count);
-	b->attr_null_count = meta_int8_array_values(values[Anum_batch_attr_null_count - 1], &n);
-	b->attr_type = meta_oid_array_values(values[Anum_batch_attr_type - 1], b->column_count);
-	b->attr_collation = meta_oid_array_values(values[Anum_batch_attr_collation - 1],
-											  b->column_count);
+	/* the zone map is parsed when first asked for: a fetch never needs it */
+	for (i = 0; i < BATCH_ZONE_ARRAYS; i++)
+		b->zone_arrays[i] = PointerGetDatum(PG_DETOAST_DATUM_COPY(values[Anum_batch_attr_min - 1 + i]));
+	return b;
+}
+
+void
+batch_meta_zone_map(BatchMeta *b)
+{
+	MemoryContext old;
+	int			n;
+
+	if (b->zone_parsed)
+		return;
+	old = MemoryContextSwitchTo(GetMemoryChunkContext(b));
+	b->attr_min = meta_bytea_array_values(b->zone_arrays[0], b->column_count);
+	b->attr_max = meta_bytea_array_values(b->zone_arrays[1], b->column_count);
+	b->attr_null_count = meta_int8_array_values(b->zone_arrays[2], &n);
+	b->attr_type = meta_oid_array_values(b->zone_arrays[3], b->column_count);
+	b->attr_collation = meta_oid_array_values(b->zone_arrays[4], b->column_count);
+	MemoryContextSwitchTo(old);
 	if (b->attr_min == NULL || b->attr_max == NULL ||
 		b->attr_null_count == NULL || n != b->column_count ||
 		b->attr_type == NULL || b->attr_collation == NULL)
 		meta_corrupted("batch", b->storage_id, "zone map arrays do not match the column count");
-	return b;
+	b->zone_parsed = true;
 }
 
 static int

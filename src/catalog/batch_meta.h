@@ -13,6 +13,8 @@
 
 #include "format/row_runs.h"
 
+#define BATCH_ZONE_ARRAYS	5
+
 typedef struct BatchMeta
 {
 	uint64		storage_id;
@@ -30,7 +32,13 @@ typedef struct BatchMeta
 	int			column_count;	/* attributes of the rows */
 	int16		codec;
 	uint32		checksum;		/* CRC-32C of the stored bytes */
-	/* zone map, per column [column_count]: bounds (NULL: none), NULLs */
+	/*
+	 * zone map, per column [column_count]: bounds (NULL: none), NULLs; read
+	 * from the metadata row by batch_meta_zone_map (zone_arrays: its five
+	 * arrays as stored, in column order)
+	 */
+	bool		zone_parsed;
+	Datum		zone_arrays[BATCH_ZONE_ARRAYS];
 	bytea	  **attr_min;
 	bytea	  **attr_max;
 	uint64	   *attr_null_count;
@@ -49,6 +57,9 @@ batch_unit_length(const BatchMeta *b)
 {
 	return b->dict_offset == BATCH_NO_DICT ? b->data_length : b->dict_offset;
 }
+
+/* Fills the batch's zone map fields from its metadata row (once). */
+extern void batch_meta_zone_map(BatchMeta *b);
 
 /* The batches of a storage that snapshot sees, ordered by batch number. */
 extern List *batch_meta_list(uint64 storage_id, Snapshot snapshot);

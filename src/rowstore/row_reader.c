@@ -113,6 +113,7 @@ batch_stats(void *zone, AttrNumber attno, ZoneStats *stats)
 	RowReader  *r = zone;
 	BatchMeta  *b = r->zone_batch;
 
+	batch_meta_zone_map(b);
 	/* bounds in another ordering than the column's (ALTER COLUMN TYPE) */
 	if (attno > b->column_count ||
 		!zone_bounds_apply(TupleDescAttr(r->desc, attno - 1),
