@@ -130,6 +130,20 @@ zstd_codec_bound(int32 srclen)
 	return (int32) bound;
 }
 
+/*
+ * A compression call's result as the codec contract wants it: -1 for an
+ * error (dstSize_tooSmall or out of memory) or output not smaller than the
+ * input.
+ */
+static int32
+zstd_compressed_length(size_t result, int32 srclen, int32 dstcap)
+{
+	if (ZSTD_isError(result) || result >= (size_t) srclen ||
+		result > (size_t) dstcap)
+		return -1;
+	return (int32) result;
+}
+
 static int32
 zstd_codec_compress(const char *src, int32 srclen, char *dst, int32 dstcap,
 					int level)
@@ -147,12 +161,7 @@ zstd_codec_compress(const char *src, int32 srclen, char *dst, int32 dstcap,
 	result = ZSTD_compressCCtx(cctx, dst, (size_t) dstcap, src,
 							   (size_t) srclen, level);
 	zstd_cctx_put(cctx);
-
-	/* An error here is dstSize_tooSmall or out of memory. */
-	if (ZSTD_isError(result) || result >= (size_t) srclen ||
-		result > (size_t) dstcap)
-		return -1;
-	return (int32) result;
+	return zstd_compressed_length(result, srclen, dstcap);
 }
 
 /* One standard frame spanning exactly srclen bytes, checked before decoding. */
@@ -295,11 +304,7 @@ zstd_codec_compress_dict(const char *src, int32 srclen, char *dst,
 	/* the next call, with or without a dictionary, starts clean */
 	ZSTD_CCtx_reset(cctx, ZSTD_reset_session_and_parameters);
 	zstd_cctx_put(cctx);
-
-	if (ZSTD_isError(result) || result >= (size_t) srclen ||
-		result > (size_t) dstcap)
-		return -1;
-	return (int32) result;
+	return zstd_compressed_length(result, srclen, dstcap);
 }
 
 static bool
