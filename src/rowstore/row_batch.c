@@ -224,16 +224,16 @@ row_batch_check_row(const char *row, uint64 avail, int natts,
 	return check_row(row, avail, natts, attrs, masks, row_len, slow);
 }
 
-const char *
-row_batch_check(const char *raw, uint64 rawlen, const RowBatchAttr *attrs,
-				int natts, uint32 expected_rows, uint32 *row_offsets)
+/*
+ * The batch header's checks; *batch_natts is the rows' number of columns,
+ * *all_slow whether every row lacks a column the layout promises present.
+ */
+static const char *
+check_header(const char *raw, uint64 rawlen, const RowBatchAttr *attrs,
+			 int natts, uint32 expected_rows, int *batch_natts, bool *all_slow)
 {
 	RowBatchHeader hdr;
-	uint64		off;
-	uint32		i;
-	bool		all_slow = false;
-	uint8		masks[MaxTupleAttributeNumber];
-	const char *problem;
+	int			i;
 
 	if (rawlen < ROW_BATCH_HEADER_SIZE)
 		return "batch shorter than its header";
@@ -251,22 +251,41 @@ row_batch_check(const char *raw, uint64 rawlen, const RowBatchAttr *attrs,
 	if (hdr.natts > natts || hdr.natts > MaxTupleAttributeNumber)
 		return "batch has more columns than the table";
 	/* a deformer that trusts NOT NULL would read columns the rows lack */
-	for (i = hdr.natts; i < (uint32) natts; i++)
+	*all_slow = false;
+	for (i = hdr.natts; i < natts; i++)
 		if (attrs[i].present)
-			all_slow = true;
+			*all_slow = true;
 	if ((rawlen - ROW_BATCH_HEADER_SIZE) / ROW_BATCH_MIN_ROW_SIZE < hdr.row_count)
 		return "batch is too short for its number of rows";
-	problem = check_layout(attrs, hdr.natts, masks);
+	*batch_natts = (int) hdr.natts;
+	return NULL;
+}
+
+const char *
+row_batch_check(const char *raw, uint64 rawlen, const RowBatchAttr *attrs,
+				int natts, uint32 expected_rows, uint32 *row_offsets)
+{
+	uint64		off;
+	uint32		i;
+	int			batch_natts;
+	bool		all_slow;
+	uint8		masks[MaxTupleAttributeNumber];
+	const char *problem;
+
+	problem = check_header(raw, rawlen, attrs, natts, expected_rows,
+						   &batch_natts, &all_slow);
+	if (problem == NULL)
+		problem = check_layout(attrs, batch_natts, masks);
 	if (problem != NULL)
 		return problem;
 
 	off = ROW_BATCH_HEADER_SIZE;
-	for (i = 0; i < hdr.row_count; i++)
+	for (i = 0; i < expected_rows; i++)
 	{
 		uint64		len = 0;
 		bool		slow = all_slow;
 
-		problem = check_row(raw + off, rawlen - off, hdr.natts, attrs, masks,
+		problem = check_row(raw + off, rawlen - off, batch_natts, attrs, masks,
 							&len, &slow);
 		if (problem != NULL)
 			return problem;
@@ -280,8 +299,86 @@ row_batch_check(const char *raw, uint64 rawlen, const RowBatchAttr *attrs,
 	return NULL;
 }
 
+const char *
+row_batch_index(const char *raw, uint64 rawlen, const RowBatchAttr *attrs,
+				int natts, uint32 expected_rows, uint32 *row_offsets)
+{
+	uint64		off;
+	uint32		i;
+	int			batch_natts;
+	bool		all_slow;
+	uint8		masks[MaxTupleAttributeNumber];
+	const char *problem;
+
+	if (rawlen >= ROW_BATCH_UNCHECKED)
+		return "batch longer than a batch can be";
+	problem = check_header(raw, rawlen, attrs, natts, expected_rows,
+						   &batch_natts, &all_slow);
+	if (problem == NULL)
+		problem = check_layout(attrs, batch_natts, masks);
+	if (problem != NULL)
+		return problem;
+
+	off = ROW_BATCH_HEADER_SIZE;
+	for (i = 0; i < expected_rows; i++)
+	{
+		uint32		t_len;
+
+		if (rawlen - off < ROW_BATCH_MIN_ROW_SIZE)
+			return "row header runs past the end of the batch";
+		memcpy(&t_len, raw + off + offsetof(MinimalTupleData, t_len),
+			   sizeof(t_len));
+		if (t_len > rawlen - off)
+			return "row runs past the end of the batch";
+		if (t_len < ROW_BATCH_MIN_ROW_SIZE)
+			return "row is shorter than its header";
+		row_offsets[i] = (uint32) off | ROW_BATCH_UNCHECKED;
+		off = MAXALIGN(off + t_len);
+		if (off > rawlen)
+			return "row padding runs past the end of the batch";
+	}
+	if (off != rawlen)
+		return "batch has trailing bytes";
+	return NULL;
+}
+
+const char *
+row_batch_check_one(const char *raw, uint64 rawlen, const RowBatchAttr *attrs,
+					int natts, uint32 *row_offset)
+{
+	RowBatchHeader hdr;
+	uint32		off = ROW_BATCH_OFFSET(*row_offset);
+	int			batch_natts;
+	bool		all_slow;
+	bool		slow;
+	uint64		len = 0;
+	uint8		masks[MaxTupleAttributeNumber];
+	const char *problem;
+
+	if ((*row_offset & ROW_BATCH_UNCHECKED) == 0)
+		return NULL;
+	/* the header was checked with the offsets: read it for its counts */
+	memcpy(&hdr, raw, sizeof(hdr));
+	problem = check_header(raw, rawlen, attrs, natts, hdr.row_count,
+						   &batch_natts, &all_slow);
+	if (problem == NULL)
+		problem = check_layout(attrs, batch_natts, masks);
+	if (problem != NULL)
+		return problem;
+	if (off < ROW_BATCH_HEADER_SIZE || off >= rawlen)
+		return "row offset outside the batch";
+	slow = all_slow;
+	problem = check_row(raw + off, rawlen - off, batch_natts, attrs, masks,
+						&len, &slow);
+	if (problem != NULL)
+		return problem;
+	*row_offset = off | (slow ? ROW_BATCH_SLOW_ROW : 0);
+	return NULL;
+}
+
 #ifndef FRONTEND
 
+/* The column layout of desc, for checking rows with it. */
 void
 row_batch_attrs(TupleDesc desc, RowBatchAttr *attrs)
 {

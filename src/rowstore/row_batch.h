@@ -74,10 +74,26 @@ typedef struct RowBatchAttr
  * damage otherwise; the caller deforms them itself.
  */
 #define ROW_BATCH_SLOW_ROW		0x80000000U
-#define ROW_BATCH_OFFSET(o)		((o) & ~ROW_BATCH_SLOW_ROW)
+#define ROW_BATCH_UNCHECKED		0x40000000U
+#define ROW_BATCH_OFFSET(o)		((o) & ~(ROW_BATCH_SLOW_ROW | ROW_BATCH_UNCHECKED))
 extern const char *row_batch_check(const char *raw, uint64 rawlen,
 								   const RowBatchAttr *attrs, int natts,
 								   uint32 expected_rows, uint32 *row_offsets);
+
+/*
+ * row_batch_check for a reader that will use few of the rows (a fetch by
+ * TID): the header and each row's length only, every offset with
+ * ROW_BATCH_UNCHECKED set.  row_batch_check_one checks such a row fully,
+ * as row_batch_check would have, before it is used, and clears the flag
+ * (setting ROW_BATCH_SLOW_ROW where row_batch_check would).  rawlen must be
+ * below ROW_BATCH_UNCHECKED.
+ */
+extern const char *row_batch_index(const char *raw, uint64 rawlen,
+								   const RowBatchAttr *attrs, int natts,
+								   uint32 expected_rows, uint32 *row_offsets);
+extern const char *row_batch_check_one(const char *raw, uint64 rawlen,
+									   const RowBatchAttr *attrs, int natts,
+									   uint32 *row_offset);
 
 /*
  * Checks one row, the MinimalTuple at row with avail bytes after it, with

@@ -275,22 +275,28 @@ batch_dict(RowReader *r, const BatchMeta *b, const Codec *codec,
  * Decodes frame e (nrows rows) from its stored bytes into raw (room for
  * e->raw_length, MAXALIGNed) and checks its rows; offsets[i] gets row i's
  * offset from base (the frame's place in the reader's raw buffer), with
- * ROW_BATCH_SLOW_ROW kept.
+ * ROW_BATCH_SLOW_ROW kept.  A fetch by TID (one_row) checks its CRC and
+ * leaves the rows checked only as far as their lengths, flagged
+ * ROW_BATCH_UNCHECKED: it will use one or a few of them, each checked
+ * fully before use (store_tuple).
  */
 static void
 decode_frame(RowReader *r, const BatchMeta *b, const Codec *codec,
 			 const CodecDict *dict, const FrameEntry *e, const char *stored,
-			 bool check_crc, uint32 nrows, char *raw, uint32 base,
+			 bool one_row, uint32 nrows, char *raw, uint32 base,
 			 uint32 *offsets)
 {
 	const char *problem;
 	uint32		i;
 
 	CHECK_FOR_INTERRUPTS();
-	problem = frames_decode(e, stored, codec, dict, check_crc, raw);
+	problem = frames_decode(e, stored, codec, dict, one_row, raw);
 	if (problem == NULL)
-		problem = row_batch_check(raw, e->raw_length, r->attrs, r->desc->natts,
-								  nrows, offsets);
+		problem = one_row ?
+			row_batch_index(raw, e->raw_length, r->attrs, r->desc->natts,
+							nrows, offsets) :
+			row_batch_check(raw, e->raw_length, r->attrs, r->desc->natts,
+							nrows, offsets);
 	if (problem != NULL)
 		batch_corrupted(r, b, problem);
 	for (i = 0; i < nrows; i++)
@@ -398,9 +404,9 @@ row_reader_load_batch(RowReader *r, int index)
 /*
  * A cursor's row: makes the frame of batch index holding row pos the
  * loaded one (reading the batch's frame directory when the batch changes)
- * and returns the row's offset in r->raw.
+ * and returns where the row's offset in r->raw (with its flags) is kept.
  */
-static uint32
+static uint32 *
 load_frame(RowReader *r, int index, uint32 pos)
 {
 	BatchMeta  *b = list_nth(r->batches, index);
@@ -449,13 +455,14 @@ load_frame(RowReader *r, int index, uint32 pos)
 		storage_read_stream(r->rel, b->first_block, r->frames.offsets[f], stored,
 							e->stored_length, NULL, context);
 		r->raw = palloc(Max(e->raw_length, 1));
+		r->raw_length = e->raw_length;
 		r->row_offsets = palloc(sizeof(uint32) * nrows);
 		decode_frame(r, b, codec, batch_dict(r, b, codec, NULL), e, stored,
 					 true, nrows, r->raw, 0, r->row_offsets);
 		MemoryContextSwitchTo(old);
 		r->frame = (int) f;
 	}
-	return r->row_offsets[pos - e->first_row];
+	return &r->row_offsets[pos - e->first_row];
 }
 
 static int
@@ -551,11 +558,28 @@ row_reader_reset(RowReader *r)
 	MemoryContextReset(r->batch_cxt);
 }
 
-/* Stores the row at offset (ROW_BATCH_SLOW_ROW kept) of r->raw in slot. */
+/*
+ * Stores the row at *offset (with its flags) of r->raw in slot, checking
+ * it first when it is not yet.
+ */
 static void
-store_tuple(RowReader *r, uint32 offset, uint64 rownum, TupleTableSlot *slot)
+store_tuple(RowReader *r, uint32 *row_offset, uint64 rownum,
+			TupleTableSlot *slot)
 {
-	MinimalTuple tup = (MinimalTuple) (r->raw + ROW_BATCH_OFFSET(offset));
+	MinimalTuple tup;
+	uint32		offset;
+
+	if (*row_offset & ROW_BATCH_UNCHECKED)
+	{
+		const char *problem = row_batch_check_one(r->raw, r->raw_length,
+												  r->attrs, r->desc->natts,
+												  row_offset);
+
+		if (problem != NULL)
+			batch_corrupted(r, r->batch, problem);
+	}
+	offset = *row_offset;
+	tup = (MinimalTuple) (r->raw + ROW_BATCH_OFFSET(offset));
 
 	if (offset & ROW_BATCH_SLOW_ROW)
 	{
@@ -597,7 +621,7 @@ row_reader_store_row(RowReader *r, uint32 i, TupleTableSlot *slot)
 		slot->tts_tableOid = RelationGetRelid(r->rel);
 		return;
 	}
-	store_tuple(r, r->row_offsets[i], r->rownums[i], slot);
+	store_tuple(r, &r->row_offsets[i], r->rownums[i], slot);
 }
 
 /* Index (into batches) of the batch holding rownum, or -1; *pos its row. */

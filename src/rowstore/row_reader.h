@@ -46,6 +46,7 @@ typedef struct RowReader
 	int			batch_index;
 	BatchMeta  *batch;
 	char	   *raw;			/* decompressed and checked */
+	uint64		raw_length;
 	uint32	   *row_offsets;	/* [row_count] MinimalTuple of each row */
 	uint64	   *rownums;		/* [row_count] row number of each row */
 	uint32		nrows;			/* rows visible to the snapshot */

@@ -574,6 +574,32 @@ check_and_deform(const char *batch, size_t len, const RowBatchAttr *attrs,
 	FUZZ_CHECK((problem == NULL) == (again == NULL) &&
 			   (problem == NULL || strcmp(problem, again) == 0),
 			   "the checker is not deterministic");
+
+	/*
+	 * The lazy path of a fetch by TID: the rows' lengths first, then each
+	 * row alone; it accepts exactly the batches the full check accepts,
+	 * with the same offsets and flags.
+	 */
+	{
+		const char *lazy = row_batch_index(placed, len, attrs, natts_desc,
+										   expected_rows, offsets_b);
+		uint32		k;
+
+		for (k = 0; lazy == NULL && k < expected_rows; k++)
+		{
+			FUZZ_CHECK(offsets_b[k] & ROW_BATCH_UNCHECKED,
+					   "row %u is not flagged unchecked", k);
+			lazy = row_batch_check_one(placed, len, attrs, natts_desc,
+									   &offsets_b[k]);
+			FUZZ_CHECK(lazy != NULL || problem != NULL ||
+					   offsets_b[k] == offsets_a[k],
+					   "row %u: the lazy check gives another offset", k);
+		}
+		FUZZ_CHECK((lazy == NULL) == (problem == NULL),
+				   "the lazy check %s a batch the full check %s",
+				   lazy == NULL ? "accepts" : "refuses",
+				   problem == NULL ? "accepts" : "refuses");
+	}
 	if (must_accept)
 		FUZZ_CHECK(problem == NULL, "a valid batch is refused: %s", problem);
 	last_accepted = problem == NULL;
