@@ -78,33 +78,45 @@ create_cache(void)
 }
 
 /*
- * Reads and checks the dictionary bytes after its header and prepares
- * them, all in CurrentMemoryContext.
+ * Reads and checks the dictionary bytes after its header, then prepares a
+ * copy of them in dict_cxt.  Reading can raise an error (a damaged page):
+ * it is done in the caller's memory, so that nothing is left behind in the
+ * cache's; preparing cannot, and a dictionary the codec refuses is freed.
  */
 static const CodecDict *
 load_dict(const StreamDictRef *ref, const Codec *codec, uint32 length,
 		  uint32 checksum, const char **problem)
 {
-	char	   *bytes = palloc(length);
+	char	   *read = palloc(length);
+	char	   *bytes;
+	void	   *workspace;
 	size_t		workspace_size;
 	const CodecDict *dict;
 
 	storage_read_stream(ref->rel, ref->first_block,
-						ref->offset + FRAMES_DICT_HEADER_SIZE, bytes, length,
+						ref->offset + FRAMES_DICT_HEADER_SIZE, read, length,
 						ref->strategy, ref->context);
-	*problem = frames_dict_check(bytes, length, checksum);
-	if (*problem != NULL)
-		return NULL;
+	*problem = frames_dict_check(read, length, checksum);
 	workspace_size = codec->dict_workspace((int32) length, false, 0);
-	if (workspace_size == 0 || workspace_size > MaxAllocSize)
-	{
+	if (*problem == NULL && (workspace_size == 0 || workspace_size > MaxAllocSize))
 		*problem = "dictionary cannot be loaded";
+	if (*problem != NULL)
+	{
+		pfree(read);
 		return NULL;
 	}
-	dict = codec->dict_load(bytes, (int32) length, false, 0,
-							palloc(workspace_size), workspace_size);
+	bytes = MemoryContextAlloc(dict_cxt, length);
+	memcpy(bytes, read, length);
+	pfree(read);
+	workspace = MemoryContextAlloc(dict_cxt, workspace_size);
+	dict = codec->dict_load(bytes, (int32) length, false, 0, workspace,
+							workspace_size);
 	if (dict == NULL)
+	{
 		*problem = "dictionary cannot be loaded";
+		pfree(workspace);
+		pfree(bytes);
+	}
 	return dict;
 }
 
@@ -118,7 +130,6 @@ stream_dict_get(const StreamDictRef *ref, const Codec *codec,
 	DictKey		key;
 	DictEntry  *entry;
 	bool		found;
-	MemoryContext old;
 	const CodecDict *dict;
 
 	*problem = NULL;
@@ -153,9 +164,7 @@ stream_dict_get(const StreamDictRef *ref, const Codec *codec,
 
 	if (hash_get_num_entries(dict_cache) >= STREAM_DICT_CACHE_ENTRIES)
 		create_cache();
-	old = MemoryContextSwitchTo(dict_cxt);
 	dict = load_dict(ref, codec, length, checksum, problem);
-	MemoryContextSwitchTo(old);
 	if (dict == NULL)
 		return NULL;
 
