@@ -205,7 +205,10 @@ use_group(ColFetchCursor *c, int si, int group)
 	c->stripe_index = -1;
 	c->group = -1;
 	for (a = 0; a < c->natts; a++)
+	{
 		c->cols[a].have_frames = false;
+		c->cols[a].frame = UINT32_MAX;
+	}
 	old = MemoryContextSwitchTo(c->group_cxt);
 	c->chunks = stripe_meta_group_chunks(s, c->fetch->snapshot, group);
 	MemoryContextSwitchTo(old);
@@ -213,7 +216,32 @@ use_group(ColFetchCursor *c, int si, int group)
 	c->group = group;
 }
 
-/* Value of column a (of attr's type) at row row of the current group. */
+/* Decodes all the values of col's frame (its value layout in col->raw). */
+static void
+decode_frame_values(ColFetchCursor *c, ColumnFrame *col, const ColChunkRef *ref)
+{
+	if (col->values_cap < col->nrows)
+	{
+		if (col->values != NULL)
+		{
+			pfree(col->values);
+			pfree(col->isnull);
+		}
+		col->values = MemoryContextAlloc(c->cxt, sizeof(Datum) * col->nrows);
+		col->isnull = MemoryContextAlloc(c->cxt, sizeof(bool) * col->nrows);
+		col->values_cap = col->nrows;
+	}
+	col_chunk_decode_values(ref, col->raw.data, col->rawlen, col->nrows,
+							col->values, col->isnull);
+	col->decoded = true;
+}
+
+/*
+ * Value of column a (of attr's type) at row row of the current group.  The
+ * first row asked of a frame is decoded alone (a lookup reads one row of
+ * it), unless the previous frame was the one before: then the rows come in
+ * order (a bitmap heap scan) and the frame is decoded whole at once.
+ */
 static void
 column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 			 uint32 group_rows, Datum *value, bool *isnull)
@@ -221,6 +249,7 @@ column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 	ColumnFrame *col = &c->cols[a];
 	ColChunkRef ref;
 	uint32		frame;
+	bool		sequential;
 
 	ref.rel = c->fetch->rel;
 	ref.stripe = c->fetch->stripes[c->stripe_index];
@@ -235,22 +264,7 @@ column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 	{
 		/* a second row of this frame: decode them all */
 		if (!col->decoded)
-		{
-			if (col->values_cap < col->nrows)
-			{
-				if (col->values != NULL)
-				{
-					pfree(col->values);
-					pfree(col->isnull);
-				}
-				col->values = MemoryContextAlloc(c->cxt, sizeof(Datum) * col->nrows);
-				col->isnull = MemoryContextAlloc(c->cxt, sizeof(bool) * col->nrows);
-				col->values_cap = col->nrows;
-			}
-			col_chunk_decode_values(&ref, col->raw.data, col->rawlen,
-									col->nrows, col->values, col->isnull);
-			col->decoded = true;
-		}
+			decode_frame_values(c, col, &ref);
 		*value = col->values[row - col->first_row];
 		*isnull = col->isnull[row - col->first_row];
 		return;
@@ -265,6 +279,8 @@ column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 		col->have_frames = true;
 	}
 	frame = frames_find(col->frames.entries, col->frames.nframes, row);
+	/* the frame after the last one: a bitmap scan's pass over many rows */
+	sequential = col->frame != UINT32_MAX && frame == col->frame + 1;
 	col->frame = UINT32_MAX;
 	col->first_row = col->frames.entries[frame].first_row;
 	col->nrows = frames_rows(col->frames.entries, col->frames.nframes, frame,
@@ -273,8 +289,15 @@ column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 									   &col->raw);
 	col->decoded = false;
 	col->frame = frame;
-	col_chunk_decode_value(&ref, col->raw.data, col->rawlen, col->nrows,
-						   row - col->first_row, value, isnull);
+	if (sequential)
+	{
+		decode_frame_values(c, col, &ref);
+		*value = col->values[row - col->first_row];
+		*isnull = col->isnull[row - col->first_row];
+	}
+	else
+		col_chunk_decode_value(&ref, col->raw.data, col->rawlen, col->nrows,
+							   row - col->first_row, value, isnull);
 }
 
 bool

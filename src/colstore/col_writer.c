@@ -433,15 +433,6 @@ encode_chunk(ColWriter *w, int a, uint32 start, uint32 end, int encoding,
  */
 #define DICT_MIN_COLUMN_BYTES	(128 * 1024)
 
-/*
- * Frame lengths tried with a dictionary, the shortest (the cheapest to
- * fetch a row from) first.  A scan pays a little per frame, but each
- * column's frames are decoded only by queries that read that column.
- */
-static const Size dict_frame_targets[] = {
-	FRAME_DICT_TARGET_RAW_BYTES, 4 * FRAME_DICT_TARGET_RAW_BYTES
-};
-
 /* Encodes the stripe's first chunk of column a into framing. */
 static void
 encode_first_chunk(ColWriter *w, int a, uint32 group_limit, int encoding,
@@ -463,7 +454,8 @@ column_framing(ColWriter *w, int a, uint32 group_limit, int encoding,
 			   const Codec *codec, StringInfo stream, uint64 *offset)
 {
 	ColumnFraming framing = {NULL, FRAME_TARGET_RAW_BYTES, NULL, 0};
-	uint32		wanted = FRAMES_DICT_SAMPLE_BYTES / FRAME_DICT_TARGET_RAW_BYTES;
+	ColumnFraming candidate = {NULL, 0, NULL, 0};
+	uint32		wanted = FRAMES_DICT_SAMPLE_BYTES / FRAMES_DICT_SAMPLE_FRAME_BYTES;
 	StringInfoData samples;
 	size_t	   *sizes;
 	uint32		nsamples = 0;
@@ -494,7 +486,7 @@ column_framing(ColWriter *w, int a, uint32 group_limit, int encoding,
 		uint32		nulls;
 		Size		bytes;
 		uint32		last = frame_end(w, a, first, end,
-									 FRAME_DICT_TARGET_RAW_BYTES, &nulls,
+									 FRAMES_DICT_SAMPLE_FRAME_BYTES, &nulls,
 									 &bytes);
 		int			before = samples.len;
 
@@ -517,20 +509,18 @@ column_framing(ColWriter *w, int a, uint32 group_limit, int encoding,
 	pfree(sizes);
 	if (loaded == NULL)
 		return framing;
+	/* the first chunk group both ways: the winner's encoding is kept */
+	candidate.dict = loaded;
+	candidate.target = FRAME_DICT_TARGET_RAW_BYTES;
 	encode_first_chunk(w, a, group_limit, encoding, codec, &framing);
+	encode_first_chunk(w, a, group_limit, encoding, codec, &candidate);
 	dict_share = (double) dictlen * Min(group_limit, w->nrows) / w->nrows;
-	for (i = 0; i < lengthof(dict_frame_targets); i++)
+	if (frames_dict_pays(candidate.first_chunk->len + dict_share,
+						 framing.first_chunk->len))
 	{
-		ColumnFraming candidate = {loaded, dict_frame_targets[i], NULL, 0};
-
-		encode_first_chunk(w, a, group_limit, encoding, codec, &candidate);
-		if (frames_dict_pays(candidate.first_chunk->len + dict_share,
-							 framing.first_chunk->len))
-		{
-			*offset = stream->len;
-			frames_dict_write(stream, dict, (uint32) dictlen);
-			return candidate;
-		}
+		*offset = stream->len;
+		frames_dict_write(stream, dict, (uint32) dictlen);
+		return candidate;
 	}
 	return framing;
 }

@@ -373,14 +373,6 @@ frames_size(const FrameWriter *fw)
 #define DICT_TRIAL_FRAMES		3
 
 /*
- * The length of frames with a dictionary.  Every scan decodes every frame
- * of a batch, and each costs a few microseconds to set up: 4 kB frames made
- * a full scan of the benchmark's events table 40% slower, 16 kB frames no
- * slower, with lookups by TID twice as fast as in 64 kB frames.
- */
-#define DICT_FRAME_TARGET		(4 * FRAME_DICT_TARGET_RAW_BYTES)
-
-/*
  * Trains a dictionary on short frames sampled evenly across the buffered
  * batch; returns it loaded for compression (its bytes in *dict), or NULL.
  */
@@ -388,7 +380,7 @@ static const CodecDict *
 train_dictionary(RowWriter *w, const Codec *codec, Size total, char **dict,
 				 int32 *dictlen)
 {
-	uint32		nframes = (uint32) (total / FRAME_DICT_TARGET_RAW_BYTES) + 1;
+	uint32		nframes = (uint32) (total / FRAMES_DICT_SAMPLE_FRAME_BYTES) + 1;
 	uint32		step = Max(1, (uint32) (total / FRAMES_DICT_SAMPLE_BYTES));
 	StringInfoData samples;
 	size_t	   *sizes = palloc(sizeof(size_t) * (nframes / step + 2));
@@ -403,7 +395,7 @@ train_dictionary(RowWriter *w, const Codec *codec, Size total, char **dict,
 	{
 		Size		next;
 		uint32		n = frame_rows(w, first, off, w->nrows,
-								   FRAME_DICT_TARGET_RAW_BYTES, &next);
+								   FRAMES_DICT_SAMPLE_FRAME_BYTES, &next);
 
 		if (i++ % step == 0 && nsamples < nframes / step + 2)
 		{
@@ -467,7 +459,8 @@ frame_batch(RowWriter *w, const Codec *codec, StringInfo stored, char **dict,
 								FRAME_TARGET_RAW_BYTES, &trial_off);
 	add_frames(w, &fw, &first, &off, trial_end, FRAME_TARGET_RAW_BYTES);
 	frames_begin(&candidate, codec, level, loaded);
-	add_frames(w, &candidate, &cfirst, &coff, trial_end, DICT_FRAME_TARGET);
+	add_frames(w, &candidate, &cfirst, &coff, trial_end,
+			   FRAME_DICT_TARGET_RAW_BYTES);
 	if (frames_dict_pays(frames_size(&candidate) +
 						 (double) *dictlen * (off - ROW_BATCH_HEADER_SIZE) / total,
 						 frames_size(&fw)))
@@ -475,7 +468,7 @@ frame_batch(RowWriter *w, const Codec *codec, StringInfo stored, char **dict,
 		pfree(fw.entries.data);
 		pfree(fw.data.data);
 		fw = candidate;
-		target = DICT_FRAME_TARGET;
+		target = FRAME_DICT_TARGET_RAW_BYTES;
 	}
 	else
 	{
