@@ -310,12 +310,21 @@ charge_decoding(PlannerInfo *root, RelOptInfo *rel, double frame_rows,
 			charged_fetches = true;
 		}
 	}
+	/*
+	 * Partial paths likewise, each participant its share; a parallel bitmap
+	 * heap scan decodes every column (only serial ones get a wrapper that
+	 * decodes fewer, add_bitmap_columns_paths).
+	 */
 	foreach(lc, rel->partial_pathlist)
 	{
 		Path	   *path = lfirst(lc);
+		double		frames = frames_touched(rel, path, frame_rows);
 
 		if (path->pathtype == T_SeqScan)
 			path->total_cost += decode_cost(rel->tuples, natts) /
+				parallel_divisor(path->parallel_workers);
+		else if (frames > 0)
+			path->total_cost += frames * decode_cost(frame_rows, natts) /
 				parallel_divisor(path->parallel_workers);
 	}
 
