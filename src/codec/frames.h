@@ -178,10 +178,9 @@ extern void frames_dict_write(StringInfo out, const char *dict, uint32 length);
 
 /*
  * Trains a dictionary for data_bytes of data on nsamples samples laid end
- * to end, and loads it for compression at level.  Returns
- * it, its bytes in *dict (palloc'd; they must stay while it is used), or
- * NULL (and *dict NULL) when the codec has no dictionaries or the samples
- * train none.
+ * to end, and loads it for compression at level.  Returns it, its bytes in
+ * *dict (palloc'd; they must stay while it is used), or NULL (and *dict
+ * NULL) when the codec has no dictionaries or the samples train none.
  */
 extern const CodecDict *frames_dict_train(const Codec *codec, int level,
 										  uint64 data_bytes,

@@ -5,8 +5,8 @@
  *
  *	  A colcompress stripe may keep one dictionary per column
  *	  (engine.stripe.attr_dict_offset), a rowcompress batch one for its
- *	  rows (engine.batch.dict_length), shared by the frames of that column
- *	  or batch so that they can be short (codec/frames.h).  Reading one
+ *	  rows (engine.batch.dict_offset), shared by the frames of that column
+ *	  or batch so that they can be shorter (codec/frames.h).  Reading one
  *	  means its bytes, their checksum and the codec's preparation of its
  *	  tables: a few microseconds, as much as decoding a short frame, so
  *	  loaded dictionaries are kept for the backend's life in one cache

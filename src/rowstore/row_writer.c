@@ -383,6 +383,7 @@ train_dictionary(RowWriter *w, const Codec *codec, Size total, char **dict,
 	uint32		nframes = (uint32) (total / FRAMES_DICT_SAMPLE_FRAME_BYTES) + 1;
 	uint32		step = Max(1, (uint32) (total / FRAMES_DICT_SAMPLE_BYTES));
 	StringInfoData samples;
+	StringInfoData frame;
 	size_t	   *sizes = palloc(sizeof(size_t) * (nframes / step + 2));
 	uint32		nsamples = 0;
 	uint32		first = 0;
@@ -391,6 +392,7 @@ train_dictionary(RowWriter *w, const Codec *codec, Size total, char **dict,
 	const CodecDict *loaded;
 
 	initStringInfo(&samples);
+	initStringInfo(&frame);
 	while (first < w->nrows)
 	{
 		Size		next;
@@ -399,17 +401,18 @@ train_dictionary(RowWriter *w, const Codec *codec, Size total, char **dict,
 
 		if (i++ % step == 0 && nsamples < nframes / step + 2)
 		{
-			int			before = samples.len;
-
-			encode_frame(w, off, next, n, &samples);
-			sizes[nsamples++] = (size_t) (samples.len - before);
+			/* a frame is a batch of its own: encoded alone, then appended */
+			resetStringInfo(&frame);
+			encode_frame(w, off, next, n, &frame);
+			appendBinaryStringInfo(&samples, frame.data, frame.len);
+			sizes[nsamples++] = (size_t) frame.len;
 		}
 		first += n;
 		off = next;
 	}
 	loaded = frames_dict_train(codec, w->opts.compression_level, total,
-							   samples.data,
-							   sizes, nsamples, dict, dictlen);
+							   samples.data, sizes, nsamples, dict, dictlen);
+	pfree(frame.data);
 	pfree(samples.data);
 	pfree(sizes);
 	return loaded;
