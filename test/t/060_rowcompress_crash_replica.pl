@@ -182,5 +182,41 @@ like($primary->safe_psql('postgres', q{
 	qr/Batch 1: (checksum mismatch|frame)/, 'rowcompress_verify names the batch and what is wrong');
 is($primary->safe_psql('postgres', 'SELECT 1'), '1', 'the server is still up');
 
+# (e) a damaged batch dictionary: its own checksum catches it, and verify
+# reports it
+$primary->safe_psql('postgres', q{
+	CREATE TABLE dict_damaged (id int, payload text) USING rowcompress;
+	INSERT INTO dict_damaged SELECT g, md5(g::text) FROM generate_series(1, 30000) g;
+	CHECKPOINT;
+});
+my ($batch_block, $dict_offset) = split /\|/, $primary->safe_psql('postgres', q{
+	SELECT first_block, dict_offset FROM engine.batch
+	 WHERE storage_id = engine.storage_id('dict_damaged') AND dict_offset <> -1
+	 ORDER BY batch_num LIMIT 1});
+ok(defined $dict_offset && $dict_offset ne '', 'a batch has a dictionary');
+# stream offset -> page, as src/format/storage.h lays streams out
+my $payload_per_page = 8192 - 24;
+my $inside = $dict_offset + 8 + 100;
+my $dict_path = $primary->data_dir . '/' .
+  $primary->safe_psql('postgres', "SELECT pg_relation_filepath('dict_damaged')");
+$primary->stop;
+open($fh, '+<', $dict_path) or die "open $dict_path: $!";
+binmode $fh;
+seek($fh, ($batch_block + int($inside / $payload_per_page)) * 8192 + 24 +
+	  $inside % $payload_per_page, 0) or die;
+print $fh ("\x5A" x 16);
+close $fh;
+$primary->start;
+($ret, $stdout, $stderr) = $primary->psql('postgres',
+	'SET ignore_checksum_failure = on; SELECT count(payload) FROM dict_damaged');
+isnt($ret, 0, 'reading the batch with the damaged dictionary fails');
+like($stderr, qr/data of table "dict_damaged" is damaged.*dictionary checksum mismatch/s,
+	'naming the table and the dictionary');
+like($primary->safe_psql('postgres', q{
+		SET ignore_checksum_failure = on;
+		SELECT string_agg(problem, '; ') FROM engine.rowcompress_verify('dict_damaged')}),
+	qr/dictionary checksum mismatch/, 'rowcompress_verify reports the dictionary');
+is($primary->safe_psql('postgres', 'SELECT 1'), '1', 'the server is still up');
+
 $primary->stop;
 done_testing();
