@@ -64,12 +64,13 @@ typedef struct ColumnFrame
 	uint32		frame;			/* frame in raw, or UINT32_MAX */
 	uint32		first_row;		/* its rows within the group */
 	uint32		nrows;
-	ColBuffer raw;			/* its value layout */
+	ColBuffer	raw;			/* its value layout */
 	uint32		rawlen;
 	bool		decoded;		/* values/isnull hold its rows */
-	Datum	   *values;			/* [values_cap] */
-	bool	   *isnull;
-	uint32		values_cap;
+	Datum	   *values;			/* [nrows], in values_buffer */
+	bool	   *isnull;			/* [nrows], in isnull_buffer */
+	ColBuffer	values_buffer;
+	ColBuffer	isnull_buffer;
 } ColumnFrame;
 
 struct ColFetchCursor
@@ -154,6 +155,8 @@ col_fetch_cursor(ColFetch *f)
 	{
 		c->cols[a].frame = UINT32_MAX;
 		c->cols[a].raw.cxt = cxt;
+		c->cols[a].values_buffer.cxt = cxt;
+		c->cols[a].isnull_buffer.cxt = cxt;
 	}
 	c->stored.cxt = cxt;
 	return c;
@@ -218,19 +221,12 @@ use_group(ColFetchCursor *c, int si, int group)
 
 /* Decodes all the values of col's frame (its value layout in col->raw). */
 static void
-decode_frame_values(ColFetchCursor *c, ColumnFrame *col, const ColChunkRef *ref)
+decode_frame_values(ColumnFrame *col, const ColChunkRef *ref)
 {
-	if (col->values_cap < col->nrows)
-	{
-		if (col->values != NULL)
-		{
-			pfree(col->values);
-			pfree(col->isnull);
-		}
-		col->values = MemoryContextAlloc(c->cxt, sizeof(Datum) * col->nrows);
-		col->isnull = MemoryContextAlloc(c->cxt, sizeof(bool) * col->nrows);
-		col->values_cap = col->nrows;
-	}
+	col->values = (Datum *) col_buffer(&col->values_buffer,
+									   sizeof(Datum) * col->nrows);
+	col->isnull = (bool *) col_buffer(&col->isnull_buffer,
+									  sizeof(bool) * col->nrows);
 	col_chunk_decode_values(ref, col->raw.data, col->rawlen, col->nrows,
 							col->values, col->isnull);
 	col->decoded = true;
@@ -264,7 +260,7 @@ column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 	{
 		/* a second row of this frame: decode them all */
 		if (!col->decoded)
-			decode_frame_values(c, col, &ref);
+			decode_frame_values(col, &ref);
 		*value = col->values[row - col->first_row];
 		*isnull = col->isnull[row - col->first_row];
 		return;
@@ -291,7 +287,7 @@ column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 	col->frame = frame;
 	if (sequential)
 	{
-		decode_frame_values(c, col, &ref);
+		decode_frame_values(col, &ref);
 		*value = col->values[row - col->first_row];
 		*isnull = col->isnull[row - col->first_row];
 	}
