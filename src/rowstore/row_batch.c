@@ -261,9 +261,15 @@ check_header(const char *raw, uint64 rawlen, const RowBatchAttr *attrs,
 	return NULL;
 }
 
-const char *
-row_batch_check(const char *raw, uint64 rawlen, const RowBatchAttr *attrs,
-				int natts, uint32 expected_rows, uint32 *row_offsets)
+/*
+ * The walk of row_batch_check and row_batch_index: the header, the layout,
+ * then each row, fully checked or (lengths_only) only as far as its length
+ * and flagged ROW_BATCH_UNCHECKED.
+ */
+static const char *
+walk_rows(const char *raw, uint64 rawlen, const RowBatchAttr *attrs,
+		  int natts, uint32 expected_rows, uint32 *row_offsets,
+		  bool lengths_only)
 {
 	uint64		off;
 	uint32		i;
@@ -285,11 +291,29 @@ row_batch_check(const char *raw, uint64 rawlen, const RowBatchAttr *attrs,
 		uint64		len = 0;
 		bool		slow = all_slow;
 
-		problem = check_row(raw + off, rawlen - off, batch_natts, attrs, masks,
-							&len, &slow);
-		if (problem != NULL)
-			return problem;
-		row_offsets[i] = (uint32) off | (slow ? ROW_BATCH_SLOW_ROW : 0);
+		if (lengths_only)
+		{
+			uint32		t_len;
+
+			if (rawlen - off < ROW_BATCH_MIN_ROW_SIZE)
+				return "row header runs past the end of the batch";
+			memcpy(&t_len, raw + off + offsetof(MinimalTupleData, t_len),
+				   sizeof(t_len));
+			if (t_len > rawlen - off)
+				return "row runs past the end of the batch";
+			if (t_len < ROW_BATCH_MIN_ROW_SIZE)
+				return "row is shorter than its header";
+			len = t_len;
+			row_offsets[i] = (uint32) off | ROW_BATCH_UNCHECKED;
+		}
+		else
+		{
+			problem = check_row(raw + off, rawlen - off, batch_natts, attrs,
+								masks, &len, &slow);
+			if (problem != NULL)
+				return problem;
+			row_offsets[i] = (uint32) off | (slow ? ROW_BATCH_SLOW_ROW : 0);
+		}
 		off = MAXALIGN(off + len);
 		if (off > rawlen)
 			return "row padding runs past the end of the batch";
@@ -300,46 +324,21 @@ row_batch_check(const char *raw, uint64 rawlen, const RowBatchAttr *attrs,
 }
 
 const char *
+row_batch_check(const char *raw, uint64 rawlen, const RowBatchAttr *attrs,
+				int natts, uint32 expected_rows, uint32 *row_offsets)
+{
+	return walk_rows(raw, rawlen, attrs, natts, expected_rows, row_offsets,
+					 false);
+}
+
+const char *
 row_batch_index(const char *raw, uint64 rawlen, const RowBatchAttr *attrs,
 				int natts, uint32 expected_rows, uint32 *row_offsets)
 {
-	uint64		off;
-	uint32		i;
-	int			batch_natts;
-	bool		all_slow;
-	uint8		masks[MaxTupleAttributeNumber];
-	const char *problem;
-
 	if (rawlen >= ROW_BATCH_UNCHECKED)
 		return "batch longer than a batch can be";
-	problem = check_header(raw, rawlen, attrs, natts, expected_rows,
-						   &batch_natts, &all_slow);
-	if (problem == NULL)
-		problem = check_layout(attrs, batch_natts, masks);
-	if (problem != NULL)
-		return problem;
-
-	off = ROW_BATCH_HEADER_SIZE;
-	for (i = 0; i < expected_rows; i++)
-	{
-		uint32		t_len;
-
-		if (rawlen - off < ROW_BATCH_MIN_ROW_SIZE)
-			return "row header runs past the end of the batch";
-		memcpy(&t_len, raw + off + offsetof(MinimalTupleData, t_len),
-			   sizeof(t_len));
-		if (t_len > rawlen - off)
-			return "row runs past the end of the batch";
-		if (t_len < ROW_BATCH_MIN_ROW_SIZE)
-			return "row is shorter than its header";
-		row_offsets[i] = (uint32) off | ROW_BATCH_UNCHECKED;
-		off = MAXALIGN(off + t_len);
-		if (off > rawlen)
-			return "row padding runs past the end of the batch";
-	}
-	if (off != rawlen)
-		return "batch has trailing bytes";
-	return NULL;
+	return walk_rows(raw, rawlen, attrs, natts, expected_rows, row_offsets,
+					 true);
 }
 
 const char *
