@@ -155,10 +155,11 @@ my $path = $primary->data_dir . '/' .
   $primary->safe_psql('postgres', "SELECT pg_relation_filepath('damaged')");
 $standby->stop;
 $primary->stop;
-# overwrite 64 bytes inside the first data page (block 1; block 0 is the metapage)
+# overwrite 64 bytes inside the first data page (block 1; block 0 is the
+# metapage), past the frame directory: in the frames' stored bytes
 open(my $fh, '+<', $path) or die "open $path: $!";
 binmode $fh;
-seek($fh, 8192 + 200, 0) or die;
+seek($fh, 8192 + 4000, 0) or die;
 print $fh ("\xA5" x 64);
 close $fh;
 $primary->start;
@@ -179,7 +180,7 @@ like($stderr, qr/data of table "damaged" is damaged/,
 like($primary->safe_psql('postgres', q{
 		SET ignore_checksum_failure = on;
 		SELECT string_agg(problem, '; ') FROM engine.rowcompress_verify('damaged')}),
-	qr/Batch 1: (checksum mismatch|frame)/, 'rowcompress_verify names the batch and what is wrong');
+	qr/Batch 1: checksum mismatch/, 'rowcompress_verify names the batch');
 is($primary->safe_psql('postgres', 'SELECT 1'), '1', 'the server is still up');
 
 # (e) a damaged batch dictionary: its own checksum catches it, and verify
