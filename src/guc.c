@@ -20,6 +20,7 @@ bool		storage_engine_enable_pruning = true;
 bool		storage_engine_enable_parallel_execution = true;
 bool		storage_engine_enable_columnar_index_scan = true;
 bool		storage_engine_enable_bitmap_projection = true;
+bool		storage_engine_enable_vectorized_aggregation = true;
 double		storage_engine_vacuum_rewrite_threshold = 0.1;
 
 void
@@ -49,6 +50,11 @@ guc_define(void)
 							 "Bitmap heap scans of colcompress tables decode only the columns the query reads.",
 							 "The scan appears as ColcompressBitmapColumns above the Bitmap Heap Scan.",
 							 &storage_engine_enable_bitmap_projection, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("storage_engine.enable_vectorized_aggregation",
+							 "Aggregate colcompress scans a chunk group at a time.",
+							 "An aggregation directly above a ColcompressScan (count, sum, avg, min, max of numbers, dates and timestamps, grouped by at most one column) appears as ColcompressVectorAgg; values it cannot compute exactly hand the query back to PostgreSQL's Aggregate.",
+							 &storage_engine_enable_vectorized_aggregation, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomRealVariable("storage_engine.vacuum_rewrite_threshold",
 							 "Fraction of deleted rows at which VACUUM rewrites a stripe or batch.",

@@ -18,6 +18,7 @@
 #include "guc.h"
 #include "relation_hooks.h"
 #include "scan/col_customscan.h"
+#include "vector/vector_agg.h"
 
 PG_MODULE_MAGIC;
 
@@ -30,4 +31,5 @@ _PG_init(void)
 	storage_rows_init();
 	relation_hooks_init();
 	col_customscan_init();
+	vector_agg_init();
 }

@@ -9,6 +9,20 @@
 #ifndef STORAGE_ENGINE_COL_CUSTOMSCAN_H
 #define STORAGE_ENGINE_COL_CUSTOMSCAN_H
 
+#include "nodes/execnodes.h"
+#include "nodes/plannodes.h"
+
+#include "vector/batch.h"
+
 extern void col_customscan_init(void);
+
+/* Is plan a ColcompressScan? */
+extern bool col_scan_plan_is(Plan *plan);
+
+/*
+ * The next chunk group of a ColcompressScan as a batch whose selection
+ * vector holds the rows passing its filter; NULL at the end.
+ */
+extern RowBatch *col_scan_next_batch(CustomScanState *node);
 
 #endif							/* STORAGE_ENGINE_COL_CUSTOMSCAN_H */

@@ -16,6 +16,7 @@
 #include "commands/explain.h"
 #include COMPAT_EXPLAIN_FORMAT_HEADER
 #include "executor/executor.h"
+#include "executor/instrument.h"
 #include "miscadmin.h"
 #include "nodes/extensible.h"
 #include "nodes/makefuncs.h"
@@ -26,6 +27,7 @@
 
 #include "colstore/col_reader.h"
 #include "format/pending_writes.h"
+#include "scan/col_customscan.h"
 #include "scan/prune.h"
 #include "scan/scan_internal.h"
 
@@ -216,6 +218,73 @@ exec_col_scan(CustomScanState *node)
 	return ExecScan(&node->ss, next_row, recheck_row);
 }
 
+/*
+ * The next chunk group as a batch, for a node that consumes batches
+ * (vectorized aggregation) instead of rows: the rows that pass the
+ * node's filter are in its selection vector.  NULL at the end.  The
+ * batch lives until the next call.
+ *
+ * The filter is still evaluated row by row (on the slot, as ExecScan
+ * would) except on chunk groups whose zone map proves it.  The node's
+ * instrumentation counts the batches' rows as if they had been returned
+ * one by one, so EXPLAIN ANALYZE reads the same either way.
+ */
+RowBatch *
+col_scan_next_batch(CustomScanState *node)
+{
+	ColScanState *state = (ColScanState *) node;
+	ScanState  *ss = &node->ss;
+	ExprContext *econtext = ss->ps.ps_ExprContext;
+	ExprState  *qual = ss->ps.qual;
+	Instrumentation *instr = ss->ps.instrument;
+	ColReader  *r;
+	RowBatch   *b = NULL;
+
+	if (instr != NULL)
+		InstrStartNode(instr);
+	r = reader_of(state);
+	if (r->desc != ss->ss_ScanTupleSlot->tts_tupleDescriptor)
+		col_reader_use_desc(r, ss->ss_ScanTupleSlot->tts_tupleDescriptor);
+	for (;;)
+	{
+		uint32	   *sel;
+		uint32		nsel = 0;
+		uint32		i;
+
+		CHECK_FOR_INTERRUPTS();
+		if (!col_reader_next_batch(r, true))
+		{
+			b = NULL;
+			break;
+		}
+		b = &r->batch;
+		r->have_batch = false;	/* not for col_reader_next_slot */
+		if (qual == NULL || r->batch_all_match)
+			break;
+
+		sel = MemoryContextAlloc(r->batch_cxt, sizeof(uint32) * Max(b->nrows, 1));
+		for (i = 0; i < b->nrows; i++)
+		{
+			col_reader_store_row(r, i, ss->ss_ScanTupleSlot);
+			econtext->ecxt_scantuple = ss->ss_ScanTupleSlot;
+			if (ExecQual(qual, econtext))
+				sel[nsel++] = i;
+			else
+				InstrCountFiltered1(ss, 1);
+			ResetExprContext(econtext);
+		}
+		if (nsel > 0)
+		{
+			b->sel = sel;
+			b->nsel = nsel;
+			break;
+		}
+	}
+	if (instr != NULL)
+		InstrStopNode(instr, b != NULL ? (double) b->nsel : 0.0);
+	return b;
+}
+
 /* Moves the reader's counters into the state and ends it. */
 static void
 retire_reader(ColScanState *state)
@@ -402,4 +471,11 @@ void
 col_scan_exec_init(void)
 {
 	RegisterCustomScanMethods(&col_scan_methods);
+}
+
+bool
+col_scan_plan_is(Plan *plan)
+{
+	return plan != NULL && IsA(plan, CustomScan) &&
+		((CustomScan *) plan)->methods == &col_scan_methods;
 }

@@ -1,0 +1,473 @@
+/*-------------------------------------------------------------------------
+ *
+ * agg_kernels.c
+ *	  The aggregate kernels: count, sum, avg, min and max over the integer,
+ *	  floating-point, numeric, date and timestamp types.
+ *
+ *	  Each kernel reproduces its PostgreSQL aggregate bit for bit:
+ *	  - integer sums accumulate in int64 (sum of int2/int4) or int128 (of
+ *	    int8), averages become numeric_div(sum, count) as int8_avg and
+ *	    numeric_poly_avg do;
+ *	  - float sums and averages add in row order in the aggregate's own
+ *	    precision (float4 sums in float4, float4 averages in float8), so
+ *	    rounding is the same; values that could make PostgreSQL raise an
+ *	    overflow error (or NaN, infinities) send the query back to it;
+ *	  - numeric sums add scaled integers (numeric_scaled.c) at the largest
+ *	    display scale seen, which is the scale numeric_sum gives;
+ *	  - min and max keep the last of equal values, as float8larger does.
+ *
+ *	  A kernel that meets a value it cannot treat exactly returns false and
+ *	  the caller runs PostgreSQL's Agg instead; it never guesses.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include <math.h>
+
+#include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/fmgroids.h"
+#include "utils/fmgrprotos.h"
+#include "utils/numeric.h"
+#include "utils/timestamp.h"
+
+#include "vector/agg_kernels.h"
+#include "vector/numeric_scaled.h"
+
+/* row k of the selection, and the state of a row */
+#define SEL_ROW(k) (sel != NULL ? sel[k] : (k))
+#define STATE_OF(type, row) (&((type *) states)[groups != NULL ? groups[row] : 0])
+
+/*
+ * |x| below this keeps float8_accum's sum of squares finite, so that the
+ * average raises no overflow error PostgreSQL would raise.
+ */
+#define FLOAT_AVG_SAFE 1e100
+
+/* count(*) and count(any) */
+
+static bool
+count_star_add(void *states, const uint32 *groups, const ColumnBatch *col,
+			   const uint32 *sel, uint32 nsel)
+{
+	uint32		k;
+
+	if (groups == NULL)
+	{
+		*(int64 *) states += nsel;
+		return true;
+	}
+	for (k = 0; k < nsel; k++)
+		(*STATE_OF(int64, SEL_ROW(k)))++;
+	return true;
+}
+
+static bool
+count_any_add(void *states, const uint32 *groups, const ColumnBatch *col,
+			  const uint32 *sel, uint32 nsel)
+{
+	uint32		k;
+
+	for (k = 0; k < nsel; k++)
+	{
+		uint32		row = SEL_ROW(k);
+
+		if (!col->isnull[row])
+			(*STATE_OF(int64, row))++;
+	}
+	return true;
+}
+
+static Datum
+count_final(const void *state, bool *isnull)
+{
+	*isnull = false;
+	return Int64GetDatum(*(const int64 *) state);
+}
+
+/* sum and avg of int2 and int4: int8 sum, as int2_sum/int4_sum */
+
+typedef struct IntSum
+{
+	int64		sum;
+	int64		count;
+} IntSum;
+
+#define DEFINE_INT_SUM_ADD(name, GET) \
+static bool \
+name(void *states, const uint32 *groups, const ColumnBatch *col, \
+	 const uint32 *sel, uint32 nsel) \
+{ \
+	uint32		k; \
+\
+	for (k = 0; k < nsel; k++) \
+	{ \
+		uint32		row = SEL_ROW(k); \
+		IntSum	   *st; \
+\
+		if (col->isnull[row]) \
+			continue; \
+		st = STATE_OF(IntSum, row); \
+		st->sum += GET(col->values[row]); \
+		st->count++; \
+	} \
+	return true; \
+}
+
+DEFINE_INT_SUM_ADD(int2_sum_add, DatumGetInt16)
+DEFINE_INT_SUM_ADD(int4_sum_add, DatumGetInt32)
+
+static Datum
+int_sum_final(const void *state, bool *isnull)
+{
+	const IntSum *st = state;
+
+	*isnull = st->count == 0;
+	return *isnull ? (Datum) 0 : Int64GetDatum(st->sum);
+}
+
+/* numeric_div(sum, count): how every integer and numeric avg ends */
+static Datum
+numeric_average(Datum sum, int64 count)
+{
+	return DirectFunctionCall2(numeric_div, sum,
+							   NumericGetDatum(int64_to_numeric(count)));
+}
+
+static Datum
+int_avg_final(const void *state, bool *isnull)
+{
+	const IntSum *st = state;
+
+	*isnull = st->count == 0;
+	if (*isnull)
+		return (Datum) 0;
+	return numeric_average(NumericGetDatum(int64_to_numeric(st->sum)), st->count);
+}
+
+#ifdef VEC_HAVE_SCALED_NUMERIC
+
+/* sum and avg of int8 (int128, as numeric_poly_sum) and of numeric */
+
+typedef struct WideSum
+{
+	int128		sum;
+	int64		count;
+	int32		scale;			/* numeric: display scale of sum */
+} WideSum;
+
+static bool
+int8_sum_add(void *states, const uint32 *groups, const ColumnBatch *col,
+			 const uint32 *sel, uint32 nsel)
+{
+	uint32		k;
+
+	for (k = 0; k < nsel; k++)
+	{
+		uint32		row = SEL_ROW(k);
+		WideSum    *st;
+
+		if (col->isnull[row])
+			continue;
+		st = STATE_OF(WideSum, row);
+		st->sum += DatumGetInt64(col->values[row]);
+		st->count++;
+	}
+	return true;
+}
+
+static bool
+numeric_sum_add(void *states, const uint32 *groups, const ColumnBatch *col,
+				const uint32 *sel, uint32 nsel)
+{
+	uint32		k;
+
+	for (k = 0; k < nsel; k++)
+	{
+		uint32		row = SEL_ROW(k);
+		WideSum    *st;
+		int64		mantissa;
+		int			scale;
+		int128		value;
+
+		if (col->isnull[row])
+			continue;
+		if (!numeric_to_scaled(col->values[row], &mantissa, &scale))
+			return false;
+		st = STATE_OF(WideSum, row);
+		value = mantissa;
+		if (scale > st->scale)
+		{
+			if (!int128_scale_up(st->sum, scale - st->scale, &st->sum))
+				return false;
+			st->scale = scale;
+		}
+		else if (scale < st->scale &&
+				 !int128_scale_up(value, st->scale - scale, &value))
+			return false;
+		if (__builtin_add_overflow(st->sum, value, &st->sum))
+			return false;
+		st->count++;
+	}
+	return true;
+}
+
+static Datum
+wide_sum_final(const void *state, bool *isnull)
+{
+	const WideSum *st = state;
+
+	*isnull = st->count == 0;
+	return *isnull ? (Datum) 0 : numeric_from_scaled(st->sum, st->scale);
+}
+
+static Datum
+wide_avg_final(const void *state, bool *isnull)
+{
+	const WideSum *st = state;
+
+	*isnull = st->count == 0;
+	if (*isnull)
+		return (Datum) 0;
+	return numeric_average(numeric_from_scaled(st->sum, st->scale), st->count);
+}
+
+#endif							/* VEC_HAVE_SCALED_NUMERIC */
+
+/* sum of float4 (in float4, as float4pl) and of float8 */
+
+typedef struct Float4Sum
+{
+	float4		sum;
+	int64		count;
+} Float4Sum;
+
+typedef struct Float8Sum
+{
+	float8		sum;
+	int64		count;
+} Float8Sum;
+
+#define DEFINE_FLOAT_SUM_ADD(name, type, ctype, GET) \
+static bool \
+name(void *states, const uint32 *groups, const ColumnBatch *col, \
+	 const uint32 *sel, uint32 nsel) \
+{ \
+	uint32		k; \
+\
+	for (k = 0; k < nsel; k++) \
+	{ \
+		uint32		row = SEL_ROW(k); \
+		type	   *st; \
+		ctype		v; \
+\
+		if (col->isnull[row]) \
+			continue; \
+		v = GET(col->values[row]); \
+		st = STATE_OF(type, row); \
+		st->sum += v; \
+		st->count++; \
+		/* NaN, infinities, overflow: PostgreSQL's rules apply */ \
+		if (unlikely(!isfinite(st->sum))) \
+			return false; \
+	} \
+	return true; \
+}
+
+DEFINE_FLOAT_SUM_ADD(float4_sum_add, Float4Sum, float4, DatumGetFloat4)
+DEFINE_FLOAT_SUM_ADD(float8_sum_add, Float8Sum, float8, DatumGetFloat8)
+
+static Datum
+float4_sum_final(const void *state, bool *isnull)
+{
+	const Float4Sum *st = state;
+
+	*isnull = st->count == 0;
+	return *isnull ? (Datum) 0 : Float4GetDatum(st->sum);
+}
+
+static Datum
+float8_sum_final(const void *state, bool *isnull)
+{
+	const Float8Sum *st = state;
+
+	*isnull = st->count == 0;
+	return *isnull ? (Datum) 0 : Float8GetDatum(st->sum);
+}
+
+/* avg of float4 and float8: float8 N and sum, as float8_accum */
+
+typedef struct FloatAvg
+{
+	float8		n;
+	float8		sum;
+} FloatAvg;
+
+#define DEFINE_FLOAT_AVG_ADD(name, GET) \
+static bool \
+name(void *states, const uint32 *groups, const ColumnBatch *col, \
+	 const uint32 *sel, uint32 nsel) \
+{ \
+	uint32		k; \
+\
+	for (k = 0; k < nsel; k++) \
+	{ \
+		uint32		row = SEL_ROW(k); \
+		FloatAvg   *st; \
+		float8		v; \
+\
+		if (col->isnull[row]) \
+			continue; \
+		v = GET(col->values[row]); \
+		if (unlikely(!(fabs(v) < FLOAT_AVG_SAFE))) \
+			return false; \
+		st = STATE_OF(FloatAvg, row); \
+		st->n += 1.0; \
+		st->sum += v; \
+	} \
+	return true; \
+}
+
+DEFINE_FLOAT_AVG_ADD(float4_avg_add, DatumGetFloat4)
+DEFINE_FLOAT_AVG_ADD(float8_avg_add, DatumGetFloat8)
+
+static Datum
+float_avg_final(const void *state, bool *isnull)
+{
+	const FloatAvg *st = state;
+
+	*isnull = st->n == 0.0;
+	return *isnull ? (Datum) 0 : Float8GetDatum(st->sum / st->n);
+}
+
+/*
+ * min and max.  A new value replaces the state unless the state is
+ * strictly better, so equal values (0 and -0) end as PostgreSQL's do.
+ */
+
+typedef struct MinMax
+{
+	Datum		value;
+	bool		has;
+} MinMax;
+
+#define DEFINE_MINMAX_ADD(name, ctype, GET, KEEP, CHECK) \
+static bool \
+name(void *states, const uint32 *groups, const ColumnBatch *col, \
+	 const uint32 *sel, uint32 nsel) \
+{ \
+	uint32		k; \
+\
+	for (k = 0; k < nsel; k++) \
+	{ \
+		uint32		row = SEL_ROW(k); \
+		MinMax	   *st; \
+		ctype		v; \
+\
+		if (col->isnull[row]) \
+			continue; \
+		v = GET(col->values[row]); \
+		if (!CHECK(v)) \
+			return false; \
+		st = STATE_OF(MinMax, row); \
+		if (!st->has || !(GET(st->value) KEEP v)) \
+		{ \
+			st->value = col->values[row]; \
+			st->has = true; \
+		} \
+	} \
+	return true; \
+}
+
+/* NaN sorts above every number: left to PostgreSQL */
+#define ANY_VALUE(v) true
+#define NOT_NAN(v) (!isnan(v))
+
+DEFINE_MINMAX_ADD(int2_min_add, int16, DatumGetInt16, <, ANY_VALUE)
+DEFINE_MINMAX_ADD(int2_max_add, int16, DatumGetInt16, >, ANY_VALUE)
+DEFINE_MINMAX_ADD(int4_min_add, int32, DatumGetInt32, <, ANY_VALUE)
+DEFINE_MINMAX_ADD(int4_max_add, int32, DatumGetInt32, >, ANY_VALUE)
+DEFINE_MINMAX_ADD(int8_min_add, int64, DatumGetInt64, <, ANY_VALUE)
+DEFINE_MINMAX_ADD(int8_max_add, int64, DatumGetInt64, >, ANY_VALUE)
+DEFINE_MINMAX_ADD(float4_min_add, float4, DatumGetFloat4, <, NOT_NAN)
+DEFINE_MINMAX_ADD(float4_max_add, float4, DatumGetFloat4, >, NOT_NAN)
+DEFINE_MINMAX_ADD(float8_min_add, float8, DatumGetFloat8, <, NOT_NAN)
+DEFINE_MINMAX_ADD(float8_max_add, float8, DatumGetFloat8, >, NOT_NAN)
+
+/*
+ * The state keeps the column's Datum; 8-byte values are copied out again
+ * so that the result never points into a column buffer.
+ */
+static Datum
+minmax_final(const void *state, bool *isnull)
+{
+	const MinMax *st = state;
+
+	*isnull = !st->has;
+	return st->value;
+}
+
+static Datum
+int8_minmax_final(const void *state, bool *isnull)
+{
+	const MinMax *st = state;
+
+	*isnull = !st->has;
+	return st->has ? Int64GetDatum(DatumGetInt64(st->value)) : (Datum) 0;
+}
+
+static Datum
+float8_minmax_final(const void *state, bool *isnull)
+{
+	const MinMax *st = state;
+
+	*isnull = !st->has;
+	return st->has ? Float8GetDatum(DatumGetFloat8(st->value)) : (Datum) 0;
+}
+
+static const AggKernel kernels[] = {
+	{F_COUNT_, sizeof(int64), count_star_add, count_final},
+	{F_COUNT_ANY, sizeof(int64), count_any_add, count_final},
+	{F_SUM_INT2, sizeof(IntSum), int2_sum_add, int_sum_final},
+	{F_SUM_INT4, sizeof(IntSum), int4_sum_add, int_sum_final},
+	{F_AVG_INT2, sizeof(IntSum), int2_sum_add, int_avg_final},
+	{F_AVG_INT4, sizeof(IntSum), int4_sum_add, int_avg_final},
+#ifdef VEC_HAVE_SCALED_NUMERIC
+	{F_SUM_INT8, sizeof(WideSum), int8_sum_add, wide_sum_final},
+	{F_AVG_INT8, sizeof(WideSum), int8_sum_add, wide_avg_final},
+	{F_SUM_NUMERIC, sizeof(WideSum), numeric_sum_add, wide_sum_final},
+	{F_AVG_NUMERIC, sizeof(WideSum), numeric_sum_add, wide_avg_final},
+#endif
+	{F_SUM_FLOAT4, sizeof(Float4Sum), float4_sum_add, float4_sum_final},
+	{F_SUM_FLOAT8, sizeof(Float8Sum), float8_sum_add, float8_sum_final},
+	{F_AVG_FLOAT4, sizeof(FloatAvg), float4_avg_add, float_avg_final},
+	{F_AVG_FLOAT8, sizeof(FloatAvg), float8_avg_add, float_avg_final},
+	{F_MIN_INT2, sizeof(MinMax), int2_min_add, minmax_final},
+	{F_MAX_INT2, sizeof(MinMax), int2_max_add, minmax_final},
+	{F_MIN_INT4, sizeof(MinMax), int4_min_add, minmax_final},
+	{F_MAX_INT4, sizeof(MinMax), int4_max_add, minmax_final},
+	{F_MIN_DATE, sizeof(MinMax), int4_min_add, minmax_final},
+	{F_MAX_DATE, sizeof(MinMax), int4_max_add, minmax_final},
+	{F_MIN_INT8, sizeof(MinMax), int8_min_add, int8_minmax_final},
+	{F_MAX_INT8, sizeof(MinMax), int8_max_add, int8_minmax_final},
+	{F_MIN_TIMESTAMP, sizeof(MinMax), int8_min_add, int8_minmax_final},
+	{F_MAX_TIMESTAMP, sizeof(MinMax), int8_max_add, int8_minmax_final},
+	{F_MIN_TIMESTAMPTZ, sizeof(MinMax), int8_min_add, int8_minmax_final},
+	{F_MAX_TIMESTAMPTZ, sizeof(MinMax), int8_max_add, int8_minmax_final},
+	{F_MIN_FLOAT4, sizeof(MinMax), float4_min_add, minmax_final},
+	{F_MAX_FLOAT4, sizeof(MinMax), float4_max_add, minmax_final},
+	{F_MIN_FLOAT8, sizeof(MinMax), float8_min_add, float8_minmax_final},
+	{F_MAX_FLOAT8, sizeof(MinMax), float8_max_add, float8_minmax_final},
+};
+
+const AggKernel *
+agg_kernel_find(Oid aggfnoid)
+{
+	int			i;
+
+	for (i = 0; i < lengthof(kernels); i++)
+		if (kernels[i].aggfnoid == aggfnoid)
+			return &kernels[i];
+	return NULL;
+}

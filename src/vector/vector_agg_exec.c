@@ -1,0 +1,374 @@
+/*-------------------------------------------------------------------------
+ *
+ * vector_agg_exec.c
+ *	  Execution of ColcompressVectorAgg: pulls the ColcompressScan's
+ *	  batches (col_scan_next_batch), maps their rows to groups, adds each
+ *	  aggregate's column into per-group states with its kernel, then
+ *	  returns one row per group.
+ *
+ *	  The original Agg is initialized too, with the scan below it: when a
+ *	  kernel meets a value it cannot compute exactly, when the groups
+ *	  outgrow hash_mem (the Agg could spill to disk, this node cannot), or
+ *	  when storage_engine.enable_vectorized_aggregation is off at
+ *	  execution, the scan is rewound and the Agg computes the query; the
+ *	  node then only passes its rows on.  Nothing has been returned by
+ *	  then: aggregation reads all of its input before the first row.
+ *
+ *	  Memory: agg_cxt holds the groups, keys and states for the node's
+ *	  life (reset on rescan); out_cxt each returned row's results.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "commands/explain.h"
+#include COMPAT_EXPLAIN_FORMAT_HEADER
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "nodes/extensible.h"
+#include "nodes/nodeFuncs.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/builtins.h"
+#include "utils/ruleutils.h"
+
+#include "guc.h"
+#include "scan/col_customscan.h"
+#include "vector/agg_grouping.h"
+#include "vector/agg_kernels.h"
+#include "vector/vector_agg.h"
+
+/* One output column: the group key, or an aggregate's kernel and input. */
+typedef struct VecAggColumn
+{
+	const AggKernel *kernel;	/* NULL: the group key */
+	int			attno;			/* input column, 0-based; -1: count(*) */
+	char	   *states;			/* [allocated groups] of state_size */
+} VecAggColumn;
+
+typedef struct VecAggState
+{
+	CustomScanState css;
+	PlanState  *agg;			/* the original Agg */
+	CustomScanState *scan;		/* the ColcompressScan below it */
+	int			key_attno;		/* 0-based; -1: no grouping */
+	int			ncolumns;
+	VecAggColumn *columns;
+
+	AggGrouping *grouping;
+	uint32		allocated;		/* groups each states array has room for */
+	uint32	   *groups;			/* a batch's group of each row */
+	uint32		groups_size;
+	uint32		next_group;		/* next to return */
+
+	bool		aggregated;
+	bool		fell_back;		/* the Agg computes the query */
+	const char *fallback_reason;
+	uint64		batches;
+
+	MemoryContext agg_cxt;
+	MemoryContext out_cxt;
+} VecAggState;
+
+static Node *create_vector_agg_state(CustomScan *cscan);
+static void begin_vector_agg(CustomScanState *node, EState *estate, int eflags);
+static TupleTableSlot *exec_vector_agg(CustomScanState *node);
+static void end_vector_agg(CustomScanState *node);
+static void rescan_vector_agg(CustomScanState *node);
+static void explain_vector_agg(CustomScanState *node, List *ancestors,
+							   ExplainState *es);
+
+const CustomScanMethods vector_agg_plan_methods = {
+	.CustomName = VECTOR_AGG_NAME,
+	.CreateCustomScanState = create_vector_agg_state,
+};
+
+static const CustomExecMethods vector_agg_exec_methods = {
+	.CustomName = VECTOR_AGG_NAME,
+	.BeginCustomScan = begin_vector_agg,
+	.ExecCustomScan = exec_vector_agg,
+	.EndCustomScan = end_vector_agg,
+	.ReScanCustomScan = rescan_vector_agg,
+	.ExplainCustomScan = explain_vector_agg,
+};
+
+static Node *
+create_vector_agg_state(CustomScan *cscan)
+{
+	VecAggState *state = (VecAggState *) newNode(sizeof(VecAggState),
+												 T_CustomScanState);
+
+	state->css.methods = &vector_agg_exec_methods;
+	return (Node *) state;
+}
+
+static void
+begin_vector_agg(CustomScanState *node, EState *estate, int eflags)
+{
+	VecAggState *state = (VecAggState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	ListCell   *lc;
+	int			i = 0;
+
+	state->agg = ExecInitNode(linitial(cscan->custom_plans), estate, eflags);
+	state->scan = (CustomScanState *) outerPlanState(state->agg);
+	/* EXPLAIN shows the scan under this node; the Agg is a reserve */
+	node->custom_ps = list_make1(state->scan);
+
+	state->key_attno = linitial_int(cscan->custom_private) - 1;
+	state->ncolumns = list_length(cscan->custom_scan_tlist);
+	state->columns = palloc0(sizeof(VecAggColumn) * Max(state->ncolumns, 1));
+	foreach(lc, cscan->custom_scan_tlist)
+	{
+		TargetEntry *te = lfirst(lc);
+		VecAggColumn *col = &state->columns[i++];
+
+		if (IsA(te->expr, Aggref))
+		{
+			Aggref	   *aggref = (Aggref *) te->expr;
+
+			col->kernel = agg_kernel_find(aggref->aggfnoid);
+			col->attno = -1;
+			if (aggref->args != NIL)
+				col->attno = ((Var *) ((TargetEntry *) linitial(aggref->args))->expr)->varattno - 1;
+		}
+		else
+			col->attno = ((Var *) te->expr)->varattno - 1;
+	}
+	state->agg_cxt = AllocSetContextCreate(CurrentMemoryContext,
+										   "vectorized aggregation",
+										   ALLOCSET_DEFAULT_SIZES);
+	state->out_cxt = AllocSetContextCreate(CurrentMemoryContext,
+										   "vectorized aggregation result",
+										   ALLOCSET_SMALL_SIZES);
+}
+
+/* Gives every states array room for the grouping's groups, zeroed. */
+static void
+grow_states(VecAggState *state)
+{
+	uint32		need = state->grouping->ngroups;
+	uint32		allocated = Max(state->allocated, 16);
+	int			i;
+
+	if (need <= state->allocated)
+		return;
+	while (allocated < need)
+		allocated *= 2;
+	for (i = 0; i < state->ncolumns; i++)
+	{
+		VecAggColumn *col = &state->columns[i];
+		Size		size;
+
+		if (col->kernel == NULL)
+			continue;
+		size = col->kernel->state_size;
+		if (col->states == NULL)
+			col->states = MemoryContextAllocExtended(state->agg_cxt, size * allocated,
+													  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+		else
+		{
+			col->states = repalloc_huge(col->states, size * allocated);
+			memset(col->states + size * state->allocated, 0,
+				   size * (allocated - state->allocated));
+		}
+	}
+	state->allocated = allocated;
+}
+
+/* Frees the groups and their states. */
+static void
+reset_groups(VecAggState *state)
+{
+	int			i;
+
+	MemoryContextReset(state->agg_cxt);
+	state->grouping = NULL;
+	state->allocated = 0;
+	state->groups = NULL;
+	state->groups_size = 0;
+	for (i = 0; i < state->ncolumns; i++)
+		state->columns[i].states = NULL;
+	state->next_group = 0;
+}
+
+/* Rewinds the scan and lets the Agg compute the query. */
+static void
+fall_back(VecAggState *state, const char *reason)
+{
+	state->fell_back = true;
+	state->fallback_reason = reason;
+	ExecReScan(&state->scan->ss.ps);
+	reset_groups(state);
+}
+
+/* Adds one batch; false if the Agg must take over. */
+static bool
+add_batch(VecAggState *state, RowBatch *b)
+{
+	const uint32 *groups = NULL;
+	int			i;
+
+	if (state->grouping->methods != NULL)
+	{
+		ColumnBatch *key = &b->cols[state->key_attno];
+
+		if (state->groups_size < b->nrows)
+		{
+			state->groups = MemoryContextAllocHuge(state->agg_cxt,
+												   sizeof(uint32) * b->nrows);
+			state->groups_size = b->nrows;
+		}
+		state->grouping->methods->assign(state->grouping, key, b->sel, b->nsel,
+										 state->groups);
+		groups = state->groups;
+	}
+	grow_states(state);
+
+	for (i = 0; i < state->ncolumns; i++)
+	{
+		VecAggColumn *col = &state->columns[i];
+
+		if (col->kernel == NULL)
+			continue;
+		if (!col->kernel->add(col->states, groups,
+							  col->attno >= 0 ? &b->cols[col->attno] : NULL,
+							  b->sel, b->nsel))
+		{
+			fall_back(state, "a value the kernels do not compute exactly");
+			return false;
+		}
+	}
+	return true;
+}
+
+static void
+aggregate(VecAggState *state)
+{
+	TupleDesc	desc = RelationGetDescr(state->scan->ss.ss_currentRelation);
+	size_t		limit = get_hash_memory_limit();
+	MemoryContext old;
+
+	state->aggregated = true;
+	if (!storage_engine_enable_vectorized_aggregation)
+	{
+		state->fell_back = true;
+		state->fallback_reason = "storage_engine.enable_vectorized_aggregation is off";
+		return;
+	}
+	old = MemoryContextSwitchTo(state->agg_cxt);
+	state->grouping = agg_grouping_create(state->key_attno >= 0 ?
+										  TupleDescAttr(desc, state->key_attno) : NULL,
+										  state->agg_cxt);
+	MemoryContextSwitchTo(old);
+	grow_states(state);
+
+	for (;;)
+	{
+		RowBatch   *b = col_scan_next_batch(state->scan);
+
+		if (b == NULL)
+			break;
+		state->batches++;
+		if (b->nsel == 0)
+			continue;
+		if (!add_batch(state, b))
+			return;
+		if (state->grouping->methods != NULL &&
+			MemoryContextMemAllocated(state->agg_cxt, true) > limit)
+		{
+			fall_back(state, "more groups than hash_mem holds");
+			return;
+		}
+	}
+}
+
+static TupleTableSlot *
+exec_vector_agg(CustomScanState *node)
+{
+	VecAggState *state = (VecAggState *) node;
+	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
+	uint32		group;
+	int			i;
+
+	if (!state->aggregated)
+		aggregate(state);
+	if (state->fell_back)
+		return ExecProcNode(state->agg);
+
+	ExecClearTuple(slot);
+	if (state->next_group >= state->grouping->ngroups)
+		return slot;
+	group = state->next_group++;
+
+	MemoryContextReset(state->out_cxt);
+	{
+		MemoryContext old = MemoryContextSwitchTo(state->out_cxt);
+
+		for (i = 0; i < state->ncolumns; i++)
+		{
+			VecAggColumn *col = &state->columns[i];
+
+			if (col->kernel == NULL)
+				slot->tts_values[i] = state->grouping->methods->key(state->grouping, group,
+																	 &slot->tts_isnull[i]);
+			else
+				slot->tts_values[i] = col->kernel->final(col->states + col->kernel->state_size * group,
+														 &slot->tts_isnull[i]);
+		}
+		MemoryContextSwitchTo(old);
+	}
+	return ExecStoreVirtualTuple(slot);
+}
+
+static void
+end_vector_agg(CustomScanState *node)
+{
+	VecAggState *state = (VecAggState *) node;
+
+	ExecEndNode(state->agg);
+}
+
+static void
+rescan_vector_agg(CustomScanState *node)
+{
+	VecAggState *state = (VecAggState *) node;
+
+	if (node->ss.ps.chgParam != NULL)
+		UpdateChangedParamSet(state->agg, node->ss.ps.chgParam);
+	/* the Agg rewinds its input only when it has read it */
+	ExecReScan(state->agg);
+	ExecReScan(&state->scan->ss.ps);
+
+	reset_groups(state);
+	state->aggregated = false;
+	state->fell_back = false;
+	state->fallback_reason = NULL;
+}
+
+static void
+explain_vector_agg(CustomScanState *node, List *ancestors, ExplainState *es)
+{
+	VecAggState *state = (VecAggState *) node;
+
+	if (state->key_attno >= 0)
+	{
+		TupleDesc	desc = RelationGetDescr(state->scan->ss.ss_currentRelation);
+
+		ExplainPropertyText("Group Key",
+							quote_identifier(NameStr(TupleDescAttr(desc, state->key_attno)->attname)),
+							es);
+	}
+	if (es->analyze)
+	{
+		ExplainPropertyInteger("Batches", NULL, (int64) state->batches, es);
+		if (state->fell_back)
+			ExplainPropertyText("Handed To Aggregate", state->fallback_reason, es);
+	}
+}
+
+void
+vector_agg_exec_init(void)
+{
+	RegisterCustomScanMethods(&vector_agg_plan_methods);
+}
