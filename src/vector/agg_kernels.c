@@ -187,16 +187,14 @@ numeric_sum_add(void *states, const uint32 *groups, const ColumnBatch *col,
 	{
 		uint32		row = SEL_ROW(k);
 		WideSum    *st;
-		int64		mantissa;
 		int			scale;
 		int128		value;
 
 		if (col->isnull[row])
 			continue;
-		if (!numeric_to_scaled(col->values[row], &mantissa, &scale))
+		if (!numeric_to_scaled(col->values[row], &value, &scale))
 			return false;
 		st = STATE_OF(WideSum, row);
-		value = mantissa;
 		if (scale > st->scale)
 		{
 			if (!int128_scale_up(st->sum, scale - st->scale, &st->sum))

@@ -22,7 +22,6 @@
  */
 #include "compat/compat.h"
 
-#include "common/int.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 
@@ -55,7 +54,7 @@ static const int64 pow10_int64[19] = {
 };
 
 bool
-numeric_to_scaled(Datum value, int64 *mantissa, int *dscale)
+numeric_to_scaled(Datum value, int128 *mantissa, int *dscale)
 {
 	const char *data = VARDATA_ANY(DatumGetPointer(value));
 	Size		len = VARSIZE_ANY_EXHDR(DatumGetPointer(value));
@@ -66,6 +65,7 @@ numeric_to_scaled(Datum value, int64 *mantissa, int *dscale)
 	Size		first;
 	int			ndigits;
 	int64		acc = 0;
+	int128		wide;
 	int			exp;
 	int			i;
 
@@ -102,8 +102,11 @@ numeric_to_scaled(Datum value, int64 *mantissa, int *dscale)
 		return false;
 	ndigits = (int) ((len - first) / sizeof(int16));
 
-	/* at most 18 decimal digits of mantissa: 4 base-10000 digits and a half */
-	if (ndigits > 5)
+	/*
+	 * The digits as one integer: up to 4 base-10000 digits in an int64 (the
+	 * common case), up to 9 (36 decimal digits) in an int128.
+	 */
+	if (ndigits > 9)
 		return false;
 	for (i = 0; i < ndigits; i++)
 	{
@@ -112,30 +115,38 @@ numeric_to_scaled(Datum value, int64 *mantissa, int *dscale)
 		memcpy(&digit, data + first + i * sizeof(int16), sizeof(int16));
 		if (digit < 0 || digit >= NUMERIC_BASE)
 			return false;
-		if (pg_mul_s64_overflow(acc, NUMERIC_BASE, &acc))
+		if (i == 4)
+			break;
+		acc = acc * NUMERIC_BASE + digit;
+	}
+	wide = acc;
+	for (; i < ndigits; i++)
+	{
+		int16		digit;
+
+		memcpy(&digit, data + first + i * sizeof(int16), sizeof(int16));
+		if (digit < 0 || digit >= NUMERIC_BASE)
 			return false;
-		acc += digit;
+		wide = wide * NUMERIC_BASE + digit;
 	}
 
-	/* acc x 10000^(weight - ndigits + 1) x 10^scale, as an integer */
+	/* the digits x 10000^(weight - ndigits + 1) x 10^scale, as an integer */
 	exp = NUMERIC_BASE_DIGITS * (weight - ndigits + 1) + scale;
-	if (acc == 0)
+	if (wide == 0)
 		exp = 0;
-	if (exp > 18 || exp < -18)
-		return false;
 	if (exp >= 0)
 	{
-		if (pg_mul_s64_overflow(acc, pow10_int64[exp], &acc))
+		if (!int128_scale_up(wide, exp, &wide))
 			return false;
 	}
 	else
 	{
 		/* digits past the display scale: not a value numeric makes */
-		if (acc % pow10_int64[-exp] != 0)
+		if (exp < -18 || wide % pow10_int64[-exp] != 0)
 			return false;
-		acc /= pow10_int64[-exp];
+		wide /= pow10_int64[-exp];
 	}
-	*mantissa = negative ? -acc : acc;
+	*mantissa = negative ? -wide : wide;
 	*dscale = scale;
 	return true;
 }
@@ -143,6 +154,8 @@ numeric_to_scaled(Datum value, int64 *mantissa, int *dscale)
 bool
 int128_scale_up(int128 value, int exp, int128 *result)
 {
+	if (exp > 38)
+		return false;
 	while (exp > 0)
 	{
 		int			step = Min(exp, 18);

@@ -16,20 +16,21 @@
 #define VEC_HAVE_SCALED_NUMERIC 1
 
 /* the largest scale a value may have to be read as a scaled integer */
-#define NUMERIC_SCALED_MAX_SCALE 18
+#define NUMERIC_SCALED_MAX_SCALE 38
 
 /*
  * Reads a stored numeric (any varlena header) as *mantissa x 10^-*dscale,
  * where dscale is the value's display scale.  False for NaN and the
- * infinities, for values whose mantissa does not fit an int64, and for
- * anything malformed: the caller then leaves the value to PostgreSQL.
+ * infinities, for values of more than 36 significant digits or whose
+ * mantissa does not fit, and for anything malformed: the caller then
+ * leaves the value to PostgreSQL.
  */
-extern bool numeric_to_scaled(Datum value, int64 *mantissa, int *dscale);
+extern bool numeric_to_scaled(Datum value, int128 *mantissa, int *dscale);
 
 /* The numeric value x 10^-dscale, with display scale dscale. */
 extern Datum numeric_from_scaled(int128 value, int dscale);
 
-/* value x 10^exp into *result; false on overflow (0 <= exp <= 38) */
+/* value x 10^exp into *result (exp >= 0); false on overflow */
 extern bool int128_scale_up(int128 value, int exp, int128 *result);
 #endif
 

@@ -1,0 +1,224 @@
+-- Vectorized aggregation (ColcompressVectorAgg): every kernel on every type
+-- it covers, grouped by nothing and by each key type, with NULLs, deleted
+-- rows, filters, parameters and rescans; results are always those of
+-- PostgreSQL's Aggregate (the GUC off) and of the same query on heap, and
+-- values the kernels do not compute exactly hand the query to the Aggregate.
+
+CREATE TABLE va_col (
+	id int, i2 smallint, i4 int, i8 bigint, f4 real, f8 float8, num numeric,
+	num2 numeric(12,2), d date, ts timestamp, tstz timestamptz, t text,
+	tc text COLLATE "C", vc varchar(10), bp char(4), b bool, maybe int
+) USING colcompress WITH (stripe_row_limit = 5000, chunk_group_row_limit = 1000);
+
+INSERT INTO va_col
+SELECT g, (g % 300 - 150)::smallint, g % 1000 - 500, g::bigint * 1000003,
+	   (g % 97) / 8.0, g / 7.0, (g % 1000) * 1.25 + g / 1000.0,
+	   (g % 500) / 4.0, '2024-01-01'::date + g / 100,
+	   '2024-01-01'::timestamp + g * interval '1 min',
+	   '2024-01-01 00:00+00'::timestamptz + g * interval '1 min',
+	   'k' || (g % 7), 'c' || (g % 5), 'v' || (g % 3),
+	   CASE WHEN g % 4 = 0 THEN 'ab' WHEN g % 4 = 1 THEN 'ab  ' ELSE 'xyz' END,
+	   g % 3 = 0, CASE WHEN g % 5 <> 0 THEN g % 11 END
+  FROM generate_series(1, 12000) g;
+-- NULLs in every column
+INSERT INTO va_col (id) SELECT g FROM generate_series(12001, 12100) g;
+CREATE TABLE va_heap AS SELECT * FROM va_col;
+
+-- q with the vectorized aggregation, without it, and on heap
+CREATE FUNCTION check_agg(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	fast text;
+	slow text;
+	heap text;
+	wrap text := 'SELECT md5(coalesce(string_agg(r::text, ''|'' ORDER BY r::text), '''')) '
+				 || '|| '' '' || count(*) FROM (%s) r';
+BEGIN
+	PERFORM set_config('storage_engine.enable_vectorized_aggregation', 'on', true);
+	EXECUTE format(wrap, q) INTO fast;
+	PERFORM set_config('storage_engine.enable_vectorized_aggregation', 'off', true);
+	EXECUTE format(wrap, q) INTO slow;
+	PERFORM set_config('storage_engine.enable_vectorized_aggregation', 'on', true);
+	EXECUTE format(wrap, replace(q, 'va_col', 'va_heap')) INTO heap;
+	IF fast = slow AND slow = heap THEN
+		RETURN 'same, ' || split_part(fast, ' ', 2) || ' rows';
+	END IF;
+	RETURN 'DIFFERENT: ' || fast || ' / ' || slow || ' / ' || heap;
+END $$;
+
+-- how the query ran: vectorized, handed to the Aggregate (and why), or
+-- not vectorized at all
+CREATE FUNCTION agg_path(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	line text;
+	vectorized bool := false;
+	handed text;
+BEGIN
+	FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+		IF line LIKE '%ColcompressVectorAgg%' THEN
+			vectorized := true;
+		ELSIF line LIKE '%Handed To Aggregate:%' THEN
+			handed := trim(split_part(line, 'Handed To Aggregate:', 2));
+		END IF;
+	END LOOP;
+	IF NOT vectorized THEN
+		RETURN 'not vectorized';
+	ELSIF handed IS NOT NULL THEN
+		RETURN 'handed to Aggregate: ' || handed;
+	END IF;
+	RETURN 'vectorized';
+END $$;
+
+SET max_parallel_workers_per_gather = 0;
+
+EXPLAIN (COSTS OFF)
+SELECT count(*), sum(i4), avg(f8) FROM va_col;
+EXPLAIN (COSTS OFF, VERBOSE)
+SELECT t, count(*), max(ts) FROM va_col WHERE i4 > 0 GROUP BY t;
+
+-- every kernel, no grouping
+SELECT agg, check_agg(format('SELECT %s FROM va_col', agg)) AS result,
+	   agg_path(format('SELECT %s FROM va_col', agg)) AS path
+  FROM unnest(ARRAY[
+	'count(*)', 'count(maybe)', 'count(t)',
+	'sum(i2)', 'sum(i4)', 'sum(i8)', 'sum(f4)', 'sum(f8)', 'sum(num)', 'sum(num2)',
+	'avg(i2)', 'avg(i4)', 'avg(i8)', 'avg(f4)', 'avg(f8)', 'avg(num)', 'avg(num2)',
+	'min(i2)', 'max(i2)', 'min(i4)', 'max(i4)', 'min(i8)', 'max(i8)',
+	'min(f4)', 'max(f4)', 'min(f8)', 'max(f8)', 'min(d)', 'max(d)',
+	'min(ts)', 'max(ts)', 'min(tstz)', 'max(tstz)',
+	'sum(maybe)', 'avg(maybe)', 'min(maybe)', 'max(maybe)']) AS agg;
+
+-- the results themselves, once
+SELECT count(*), count(maybe), sum(i2), sum(i4), sum(i8), sum(f4), sum(f8),
+	   sum(num), sum(num2), avg(i4), avg(i8), avg(f4), avg(num), avg(num2)
+  FROM va_col;
+
+-- grouped by each key type (NULL keys form one group)
+SELECT key, check_agg(format(
+		'SELECT %s, count(*), sum(i4), avg(num), min(f8), max(d) FROM va_col GROUP BY %s',
+		key, key)) AS result,
+	   agg_path(format('SELECT %s, count(*) FROM va_col GROUP BY %s', key, key)) AS path
+  FROM unnest(ARRAY['i2', 'i4', 'maybe', 'd', 'ts', 'tstz', 'b', 't', 'tc', 'vc', 'bp']) AS key;
+
+-- bpchar groups ignore trailing blanks and keep the first value seen
+SELECT bp, length(bp), octet_length(bp::text), count(*) FROM va_col GROUP BY bp ORDER BY 1;
+
+-- the key need not be in the output; an aggregate twice
+SELECT check_agg('SELECT count(*), sum(i4), sum(i4) FROM va_col GROUP BY t');
+
+-- filters: rows tested one by one, and chunk groups the zone map proves
+SELECT check_agg('SELECT t, count(*), sum(num) FROM va_col WHERE i4 % 3 = 0 GROUP BY t');
+SELECT check_agg('SELECT count(*), sum(f8) FROM va_col WHERE id BETWEEN 2500 AND 7300');
+SELECT check_agg('SELECT count(*), sum(f8) FROM va_col WHERE id < 0');
+SELECT check_agg('SELECT t, count(*) FROM va_col WHERE id < 0 GROUP BY t');
+SELECT agg_path('SELECT count(*), sum(f8) FROM va_col WHERE id BETWEEN 2500 AND 7300');
+
+-- empty table, all-NULL column
+CREATE TABLE va_empty (x int, y numeric, g text) USING colcompress;
+SELECT count(*), sum(x), avg(y), min(x) FROM va_empty;
+SELECT g, count(*) FROM va_empty GROUP BY g;
+INSERT INTO va_empty SELECT NULL, NULL, 'a' FROM generate_series(1, 10);
+SELECT count(*), count(x), sum(x), avg(y), min(x), max(y) FROM va_empty;
+SELECT agg_path('SELECT count(*), sum(x), avg(y) FROM va_empty');
+
+-- values the kernels hand back: NaN and infinities, numerics beyond 64 bits
+CREATE TABLE va_odd (g int, f float8, r real, n numeric) USING colcompress;
+INSERT INTO va_odd SELECT g % 3, g, g, g FROM generate_series(1, 3000) g;
+SELECT agg_path('SELECT sum(f), avg(r), sum(n) FROM va_odd');
+INSERT INTO va_odd VALUES (1, 'NaN', 'NaN', 'NaN');
+SELECT agg_path('SELECT sum(f) FROM va_odd');
+SELECT agg_path('SELECT g, max(r) FROM va_odd GROUP BY g');
+SELECT agg_path('SELECT avg(n) FROM va_odd');
+SELECT sum(f), avg(r), max(r), sum(n) FROM va_odd;
+DELETE FROM va_odd WHERE f = 'NaN';
+INSERT INTO va_odd VALUES (2, 'Infinity', '-Infinity', 123456789012345678901234.5);
+SELECT agg_path('SELECT sum(n), avg(n) FROM va_odd');
+INSERT INTO va_odd VALUES (1, 0, 0, 1.5e40);
+SELECT agg_path('SELECT sum(n) FROM va_odd');
+SELECT g, sum(f), avg(r), sum(n), avg(n) FROM va_odd GROUP BY g ORDER BY g;
+DELETE FROM va_odd WHERE f = 'Infinity' OR n = 1.5e40;
+-- mixed scales, negative values, zero
+INSERT INTO va_odd VALUES (0, 0, 0, -0.000001), (0, 0, 0, 17.5), (0, 0, 0, 0.0);
+SELECT agg_path('SELECT g, sum(n), avg(n) FROM va_odd GROUP BY g');
+SELECT g, sum(n), avg(n), count(*) FROM va_odd GROUP BY g ORDER BY g;
+SET storage_engine.enable_vectorized_aggregation = off;
+SELECT g, sum(n), avg(n), count(*) FROM va_odd GROUP BY g ORDER BY g;
+RESET storage_engine.enable_vectorized_aggregation;
+-- an overflow raises PostgreSQL's error either way
+CREATE TABLE va_big (f float8) USING colcompress;
+INSERT INTO va_big VALUES (1e308), (1e308);
+SELECT sum(f) FROM va_big;
+SET storage_engine.enable_vectorized_aggregation = off;
+SELECT sum(f) FROM va_big;
+RESET storage_engine.enable_vectorized_aggregation;
+
+-- more groups than hash_mem holds: PostgreSQL's Aggregate (it can spill)
+SET work_mem = '64kB';
+SELECT agg_path('SELECT id, count(*) FROM va_col GROUP BY id');
+SELECT check_agg('SELECT id, count(*), sum(f8) FROM va_col GROUP BY id');
+RESET work_mem;
+
+-- not vectorized: DISTINCT, FILTER, expressions, HAVING, two keys
+SELECT agg_path('SELECT count(DISTINCT i4) FROM va_col');
+SELECT agg_path('SELECT count(*) FILTER (WHERE i4 > 0) FROM va_col');
+SELECT agg_path('SELECT sum(i4 + 1) FROM va_col');
+SELECT agg_path('SELECT t, count(*) FROM va_col GROUP BY t HAVING count(*) > 1');
+SELECT agg_path('SELECT t, b, count(*) FROM va_col GROUP BY t, b');
+SELECT agg_path('SELECT f4, count(*) FROM va_col GROUP BY f4');
+
+-- deleted rows, this transaction's own rows, rollback
+BEGIN;
+DELETE FROM va_col WHERE id % 10 = 0;
+DELETE FROM va_heap WHERE id % 10 = 0;
+INSERT INTO va_col (id, i4, t, num) VALUES (99999, 7, 'new', 1.5);
+INSERT INTO va_heap (id, i4, t, num) VALUES (99999, 7, 'new', 1.5);
+SELECT check_agg('SELECT t, count(*), sum(i4), avg(num) FROM va_col GROUP BY t');
+SELECT check_agg('SELECT count(*), sum(i8), max(id) FROM va_col');
+ROLLBACK;
+SELECT check_agg('SELECT count(*), sum(i8), max(id) FROM va_col');
+
+-- parameters and rescans: a correlated subquery runs the node per row
+SELECT o.k, (SELECT sum(i4) FROM va_col WHERE t = o.k) AS col,
+	   (SELECT sum(i4) FROM va_heap WHERE t = o.k) AS heap
+  FROM (VALUES ('k1'), ('k3'), ('none')) o(k) ORDER BY 1;
+SELECT o.lim, (SELECT count(*) FROM va_col WHERE id < o.lim) AS col
+  FROM generate_series(0, 12000, 4000) o(lim) ORDER BY 1;
+PREPARE va_q(int) AS SELECT t, count(*), sum(f8) FROM va_col WHERE i4 > $1 GROUP BY t ORDER BY t;
+EXECUTE va_q(0);
+EXECUTE va_q(400);
+SET plan_cache_mode = force_generic_plan;
+EXECUTE va_q(400);
+-- switched off after planning: the cached plan's Aggregate runs
+SET storage_engine.enable_vectorized_aggregation = off;
+EXECUTE va_q(400);
+RESET storage_engine.enable_vectorized_aggregation;
+RESET plan_cache_mode;
+DEALLOCATE va_q;
+
+-- a scrollable cursor over the aggregation
+BEGIN;
+DECLARE va_c SCROLL CURSOR FOR SELECT t, count(*) FROM va_col GROUP BY t;
+FETCH 2 FROM va_c;
+FETCH BACKWARD 1 FROM va_c;
+FETCH ALL FROM va_c;
+CLOSE va_c;
+COMMIT;
+
+-- in a parallel worker (the plan under a Gather; the plan node travels to
+-- the worker as text)
+SELECT set_config(CASE WHEN current_setting('server_version_num')::int >= 160000
+					   THEN 'debug_parallel_query' ELSE 'force_parallel_mode' END,
+				  'on', false) AS single_copy_gather;
+SELECT check_agg('SELECT t, count(*), sum(num), avg(f4) FROM va_col GROUP BY t');
+SELECT agg_path('SELECT t, count(*), sum(num), avg(f4) FROM va_col GROUP BY t');
+SELECT set_config(CASE WHEN current_setting('server_version_num')::int >= 160000
+					   THEN 'debug_parallel_query' ELSE 'force_parallel_mode' END,
+				  'off', false) AS single_copy_gather;
+
+-- the seed's aggregation shapes
+SELECT check_agg('SELECT sum(num), avg(num), sum(f8), avg(f8) FROM va_col');
+SELECT check_agg('SELECT bp, count(*), avg(f4) FROM va_col GROUP BY bp ORDER BY count(*) DESC');
+SELECT check_agg('SELECT d, count(*), sum(num), avg(f8) FROM va_col WHERE d BETWEEN ''2024-01-10'' AND ''2024-01-20'' GROUP BY d ORDER BY d');
+
+DROP TABLE va_col, va_heap, va_empty, va_odd, va_big;
+DROP FUNCTION check_agg(text);
+DROP FUNCTION agg_path(text);
