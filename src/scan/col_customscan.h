@@ -25,4 +25,7 @@ extern bool col_scan_plan_is(Plan *plan);
  */
 extern RowBatch *col_scan_next_batch(CustomScanState *node);
 
+/* The stripes (StripeMeta *) a ColcompressScan reads, before it starts. */
+extern List *col_scan_stripes(CustomScanState *node);
+
 #endif							/* STORAGE_ENGINE_COL_CUSTOMSCAN_H */

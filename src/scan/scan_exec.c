@@ -473,6 +473,12 @@ col_scan_exec_init(void)
 	RegisterCustomScanMethods(&col_scan_methods);
 }
 
+List *
+col_scan_stripes(CustomScanState *node)
+{
+	return reader_of((ColScanState *) node)->stripes;
+}
+
 bool
 col_scan_plan_is(Plan *plan)
 {

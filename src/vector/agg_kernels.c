@@ -25,14 +25,18 @@
 
 #include <math.h>
 
+#include "catalog/pg_type.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/fmgroids.h"
 #include "utils/fmgrprotos.h"
+#include "utils/lsyscache.h"
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
 
 #include "vector/agg_kernels.h"
+#include "vector/agg_partial.h"
 #include "vector/numeric_scaled.h"
 
 /* row k of the selection, and the state of a row */
@@ -80,7 +84,7 @@ count_any_add(void *states, const uint32 *groups, const ColumnBatch *col,
 }
 
 static Datum
-count_final(const void *state, bool *isnull)
+count_final(const void *state, AggStateBuilder *builder, bool *isnull)
 {
 	*isnull = false;
 	return Int64GetDatum(*(const int64 *) state);
@@ -119,7 +123,7 @@ DEFINE_INT_SUM_ADD(int2_sum_add, DatumGetInt16)
 DEFINE_INT_SUM_ADD(int4_sum_add, DatumGetInt32)
 
 static Datum
-int_sum_final(const void *state, bool *isnull)
+int_sum_final(const void *state, AggStateBuilder *builder, bool *isnull)
 {
 	const IntSum *st = state;
 
@@ -136,7 +140,7 @@ numeric_average(Datum sum, int64 count)
 }
 
 static Datum
-int_avg_final(const void *state, bool *isnull)
+int_avg_final(const void *state, AggStateBuilder *builder, bool *isnull)
 {
 	const IntSum *st = state;
 
@@ -144,6 +148,32 @@ int_avg_final(const void *state, bool *isnull)
 	if (*isnull)
 		return (Datum) 0;
 	return numeric_average(NumericGetDatum(int64_to_numeric(st->sum)), st->count);
+}
+
+/* an int8[] or float8[] transition state, as the aggregate's initcond has */
+static Datum
+state_array(Oid elemtype, const Datum *elems, int n)
+{
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+
+	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
+	return PointerGetDatum(construct_array((Datum *) elems, n, elemtype,
+										   typlen, typbyval, typalign));
+}
+
+/* int2_avg_accum's and int4_avg_accum's state: {count, sum} */
+static Datum
+int_avg_partial(const void *state, AggStateBuilder *builder, bool *isnull)
+{
+	const IntSum *st = state;
+	Datum		elems[2];
+
+	elems[0] = Int64GetDatum(st->count);
+	elems[1] = Int64GetDatum(st->sum);
+	*isnull = false;
+	return state_array(INT8OID, elems, 2);
 }
 
 #ifdef VEC_HAVE_SCALED_NUMERIC
@@ -212,7 +242,7 @@ numeric_sum_add(void *states, const uint32 *groups, const ColumnBatch *col,
 }
 
 static Datum
-wide_sum_final(const void *state, bool *isnull)
+wide_sum_final(const void *state, AggStateBuilder *builder, bool *isnull)
 {
 	const WideSum *st = state;
 
@@ -221,7 +251,7 @@ wide_sum_final(const void *state, bool *isnull)
 }
 
 static Datum
-wide_avg_final(const void *state, bool *isnull)
+wide_avg_final(const void *state, AggStateBuilder *builder, bool *isnull)
 {
 	const WideSum *st = state;
 
@@ -229,6 +259,35 @@ wide_avg_final(const void *state, bool *isnull)
 	if (*isnull)
 		return (Datum) 0;
 	return numeric_average(numeric_from_scaled(st->sum, st->scale), st->count);
+}
+
+/* the partial states are internal: serialized by PostgreSQL's functions */
+static Datum
+int8_sum_partial(const void *state, AggStateBuilder *builder, bool *isnull)
+{
+	const WideSum *st = state;
+
+	*isnull = st->count == 0;
+	if (*isnull)
+		return (Datum) 0;
+	/* agg_kernel_safe has made sure that the sum fits */
+	if (st->sum < PG_INT64_MIN || st->sum > PG_INT64_MAX)
+		elog(ERROR, "int8 sum outside the bounds its zone maps gave");
+	return agg_state_builder_build(builder, Int64GetDatum((int64) st->sum),
+								   st->count);
+}
+
+static Datum
+numeric_sum_partial(const void *state, AggStateBuilder *builder, bool *isnull)
+{
+	const WideSum *st = state;
+
+	*isnull = st->count == 0;
+	if (*isnull)
+		return (Datum) 0;
+	return agg_state_builder_build(builder,
+								   numeric_from_scaled(st->sum, st->scale),
+								   st->count);
 }
 
 #endif							/* VEC_HAVE_SCALED_NUMERIC */
@@ -277,7 +336,7 @@ DEFINE_FLOAT_SUM_ADD(float4_sum_add, Float4Sum, float4, DatumGetFloat4)
 DEFINE_FLOAT_SUM_ADD(float8_sum_add, Float8Sum, float8, DatumGetFloat8)
 
 static Datum
-float4_sum_final(const void *state, bool *isnull)
+float4_sum_final(const void *state, AggStateBuilder *builder, bool *isnull)
 {
 	const Float4Sum *st = state;
 
@@ -286,7 +345,7 @@ float4_sum_final(const void *state, bool *isnull)
 }
 
 static Datum
-float8_sum_final(const void *state, bool *isnull)
+float8_sum_final(const void *state, AggStateBuilder *builder, bool *isnull)
 {
 	const Float8Sum *st = state;
 
@@ -331,12 +390,31 @@ DEFINE_FLOAT_AVG_ADD(float4_avg_add, DatumGetFloat4)
 DEFINE_FLOAT_AVG_ADD(float8_avg_add, DatumGetFloat8)
 
 static Datum
-float_avg_final(const void *state, bool *isnull)
+float_avg_final(const void *state, AggStateBuilder *builder, bool *isnull)
 {
 	const FloatAvg *st = state;
 
 	*isnull = st->n == 0.0;
 	return *isnull ? (Datum) 0 : Float8GetDatum(st->sum / st->n);
+}
+
+/*
+ * float8_accum's state: {N, sum, sum of squares}.  The kernel keeps no sum
+ * of squares: avg's final function (float8_avg) does not read it, and
+ * float8_combine, which adds it, cannot overflow on values that passed
+ * agg_kernel_safe.
+ */
+static Datum
+float_avg_partial(const void *state, AggStateBuilder *builder, bool *isnull)
+{
+	const FloatAvg *st = state;
+	Datum		elems[3];
+
+	elems[0] = Float8GetDatum(st->n);
+	elems[1] = Float8GetDatum(st->sum);
+	elems[2] = Float8GetDatum(0.0);
+	*isnull = false;
+	return state_array(FLOAT8OID, elems, 3);
 }
 
 /*
@@ -398,7 +476,7 @@ DEFINE_MINMAX_ADD(float8_max_add, float8, DatumGetFloat8, >, NOT_NAN)
  * so that the result never points into a column buffer.
  */
 static Datum
-minmax_final(const void *state, bool *isnull)
+minmax_final(const void *state, AggStateBuilder *builder, bool *isnull)
 {
 	const MinMax *st = state;
 
@@ -407,7 +485,7 @@ minmax_final(const void *state, bool *isnull)
 }
 
 static Datum
-int8_minmax_final(const void *state, bool *isnull)
+int8_minmax_final(const void *state, AggStateBuilder *builder, bool *isnull)
 {
 	const MinMax *st = state;
 
@@ -416,7 +494,7 @@ int8_minmax_final(const void *state, bool *isnull)
 }
 
 static Datum
-float8_minmax_final(const void *state, bool *isnull)
+float8_minmax_final(const void *state, AggStateBuilder *builder, bool *isnull)
 {
 	const MinMax *st = state;
 
@@ -424,39 +502,42 @@ float8_minmax_final(const void *state, bool *isnull)
 	return st->has ? Float8GetDatum(DatumGetFloat8(st->value)) : (Datum) 0;
 }
 
+#define ALWAYS AGG_SAFE_ALWAYS
+#define FLOAT AGG_SAFE_FLOAT
+
 static const AggKernel kernels[] = {
-	{F_COUNT_, sizeof(int64), count_star_add, count_final},
-	{F_COUNT_ANY, sizeof(int64), count_any_add, count_final},
-	{F_SUM_INT2, sizeof(IntSum), int2_sum_add, int_sum_final},
-	{F_SUM_INT4, sizeof(IntSum), int4_sum_add, int_sum_final},
-	{F_AVG_INT2, sizeof(IntSum), int2_sum_add, int_avg_final},
-	{F_AVG_INT4, sizeof(IntSum), int4_sum_add, int_avg_final},
+	{F_COUNT_, sizeof(int64), count_star_add, count_final, count_final, false, ALWAYS},
+	{F_COUNT_ANY, sizeof(int64), count_any_add, count_final, count_final, false, ALWAYS},
+	{F_SUM_INT2, sizeof(IntSum), int2_sum_add, int_sum_final, int_sum_final, false, ALWAYS},
+	{F_SUM_INT4, sizeof(IntSum), int4_sum_add, int_sum_final, int_sum_final, false, ALWAYS},
+	{F_AVG_INT2, sizeof(IntSum), int2_sum_add, int_avg_final, int_avg_partial, false, ALWAYS},
+	{F_AVG_INT4, sizeof(IntSum), int4_sum_add, int_avg_final, int_avg_partial, false, ALWAYS},
 #ifdef VEC_HAVE_SCALED_NUMERIC
-	{F_SUM_INT8, sizeof(WideSum), int8_sum_add, wide_sum_final},
-	{F_AVG_INT8, sizeof(WideSum), int8_sum_add, wide_avg_final},
-	{F_SUM_NUMERIC, sizeof(WideSum), numeric_sum_add, wide_sum_final},
-	{F_AVG_NUMERIC, sizeof(WideSum), numeric_sum_add, wide_avg_final},
+	{F_SUM_INT8, sizeof(WideSum), int8_sum_add, wide_sum_final, int8_sum_partial, true, AGG_SAFE_INT8_SUM},
+	{F_AVG_INT8, sizeof(WideSum), int8_sum_add, wide_avg_final, int8_sum_partial, true, AGG_SAFE_INT8_SUM},
+	{F_SUM_NUMERIC, sizeof(WideSum), numeric_sum_add, wide_sum_final, numeric_sum_partial, true, AGG_SAFE_NUMERIC},
+	{F_AVG_NUMERIC, sizeof(WideSum), numeric_sum_add, wide_avg_final, numeric_sum_partial, true, AGG_SAFE_NUMERIC},
 #endif
-	{F_SUM_FLOAT4, sizeof(Float4Sum), float4_sum_add, float4_sum_final},
-	{F_SUM_FLOAT8, sizeof(Float8Sum), float8_sum_add, float8_sum_final},
-	{F_AVG_FLOAT4, sizeof(FloatAvg), float4_avg_add, float_avg_final},
-	{F_AVG_FLOAT8, sizeof(FloatAvg), float8_avg_add, float_avg_final},
-	{F_MIN_INT2, sizeof(MinMax), int2_min_add, minmax_final},
-	{F_MAX_INT2, sizeof(MinMax), int2_max_add, minmax_final},
-	{F_MIN_INT4, sizeof(MinMax), int4_min_add, minmax_final},
-	{F_MAX_INT4, sizeof(MinMax), int4_max_add, minmax_final},
-	{F_MIN_DATE, sizeof(MinMax), int4_min_add, minmax_final},
-	{F_MAX_DATE, sizeof(MinMax), int4_max_add, minmax_final},
-	{F_MIN_INT8, sizeof(MinMax), int8_min_add, int8_minmax_final},
-	{F_MAX_INT8, sizeof(MinMax), int8_max_add, int8_minmax_final},
-	{F_MIN_TIMESTAMP, sizeof(MinMax), int8_min_add, int8_minmax_final},
-	{F_MAX_TIMESTAMP, sizeof(MinMax), int8_max_add, int8_minmax_final},
-	{F_MIN_TIMESTAMPTZ, sizeof(MinMax), int8_min_add, int8_minmax_final},
-	{F_MAX_TIMESTAMPTZ, sizeof(MinMax), int8_max_add, int8_minmax_final},
-	{F_MIN_FLOAT4, sizeof(MinMax), float4_min_add, minmax_final},
-	{F_MAX_FLOAT4, sizeof(MinMax), float4_max_add, minmax_final},
-	{F_MIN_FLOAT8, sizeof(MinMax), float8_min_add, float8_minmax_final},
-	{F_MAX_FLOAT8, sizeof(MinMax), float8_max_add, float8_minmax_final},
+	{F_SUM_FLOAT4, sizeof(Float4Sum), float4_sum_add, float4_sum_final, float4_sum_final, false, FLOAT},
+	{F_SUM_FLOAT8, sizeof(Float8Sum), float8_sum_add, float8_sum_final, float8_sum_final, false, FLOAT},
+	{F_AVG_FLOAT4, sizeof(FloatAvg), float4_avg_add, float_avg_final, float_avg_partial, false, FLOAT},
+	{F_AVG_FLOAT8, sizeof(FloatAvg), float8_avg_add, float_avg_final, float_avg_partial, false, FLOAT},
+	{F_MIN_INT2, sizeof(MinMax), int2_min_add, minmax_final, minmax_final, false, ALWAYS},
+	{F_MAX_INT2, sizeof(MinMax), int2_max_add, minmax_final, minmax_final, false, ALWAYS},
+	{F_MIN_INT4, sizeof(MinMax), int4_min_add, minmax_final, minmax_final, false, ALWAYS},
+	{F_MAX_INT4, sizeof(MinMax), int4_max_add, minmax_final, minmax_final, false, ALWAYS},
+	{F_MIN_DATE, sizeof(MinMax), int4_min_add, minmax_final, minmax_final, false, ALWAYS},
+	{F_MAX_DATE, sizeof(MinMax), int4_max_add, minmax_final, minmax_final, false, ALWAYS},
+	{F_MIN_INT8, sizeof(MinMax), int8_min_add, int8_minmax_final, int8_minmax_final, false, ALWAYS},
+	{F_MAX_INT8, sizeof(MinMax), int8_max_add, int8_minmax_final, int8_minmax_final, false, ALWAYS},
+	{F_MIN_TIMESTAMP, sizeof(MinMax), int8_min_add, int8_minmax_final, int8_minmax_final, false, ALWAYS},
+	{F_MAX_TIMESTAMP, sizeof(MinMax), int8_max_add, int8_minmax_final, int8_minmax_final, false, ALWAYS},
+	{F_MIN_TIMESTAMPTZ, sizeof(MinMax), int8_min_add, int8_minmax_final, int8_minmax_final, false, ALWAYS},
+	{F_MAX_TIMESTAMPTZ, sizeof(MinMax), int8_max_add, int8_minmax_final, int8_minmax_final, false, ALWAYS},
+	{F_MIN_FLOAT4, sizeof(MinMax), float4_min_add, minmax_final, minmax_final, false, FLOAT},
+	{F_MAX_FLOAT4, sizeof(MinMax), float4_max_add, minmax_final, minmax_final, false, FLOAT},
+	{F_MIN_FLOAT8, sizeof(MinMax), float8_min_add, float8_minmax_final, float8_minmax_final, false, FLOAT},
+	{F_MAX_FLOAT8, sizeof(MinMax), float8_max_add, float8_minmax_final, float8_minmax_final, false, FLOAT},
 };
 
 const AggKernel *
@@ -468,4 +549,54 @@ agg_kernel_find(Oid aggfnoid)
 		if (kernels[i].aggfnoid == aggfnoid)
 			return &kernels[i];
 	return NULL;
+}
+
+/* numeric(p, s) with p <= 18 and 0 <= s: 18 digits, a 128-bit sum */
+static bool
+numeric_typmod_fits(int32 typmod)
+{
+	int			precision;
+	int			scale;
+
+	if (typmod < (int32) VARHDRSZ)
+		return false;
+	precision = ((typmod - VARHDRSZ) >> 16) & 0xffff;
+	/* the scale is 11 bits, two's complement from PostgreSQL 15 on */
+	scale = (((typmod - VARHDRSZ) & 0x7ff) ^ 1024) - 1024;
+	return precision <= 18 && scale >= 0 && scale <= 18;
+}
+
+bool
+agg_kernel_safe(const AggKernel *k, Form_pg_attribute attr, Datum min,
+				Datum max, uint64 rows)
+{
+	switch (k->safety)
+	{
+		case AGG_SAFE_ALWAYS:
+			return true;
+		case AGG_SAFE_FLOAT:
+			{
+				float8		lo = attr->atttypid == FLOAT4OID ?
+					DatumGetFloat4(min) : DatumGetFloat8(min);
+				float8		hi = attr->atttypid == FLOAT4OID ?
+					DatumGetFloat4(max) : DatumGetFloat8(max);
+
+				/* NaN, the greatest float, fails the second test */
+				return lo > -FLOAT_AVG_SAFE && hi < FLOAT_AVG_SAFE;
+			}
+		case AGG_SAFE_NUMERIC:
+			/* NaN, the greatest numeric; no infinity fits a typmod */
+			return numeric_typmod_fits(attr->atttypmod) &&
+				!numeric_is_nan(DatumGetNumeric(max));
+		case AGG_SAFE_INT8_SUM:
+			{
+				int64		lo = DatumGetInt64(min);
+				int64		hi = DatumGetInt64(max);
+				uint64		largest = Max(lo == PG_INT64_MIN ? PG_UINT64_MAX : (uint64) (lo < 0 ? -lo : lo),
+										  (uint64) (hi < 0 ? -hi : hi));
+
+				return rows == 0 || largest <= (uint64) PG_INT64_MAX / rows;
+			}
+	}
+	return false;
 }

@@ -13,6 +13,8 @@
 
 #include "postgres.h"
 
+#include "access/tupdesc.h"
+
 #include "vector/batch.h"
 
 /*
@@ -28,18 +30,49 @@ typedef bool (*AggKernelAdd) (void *states, const uint32 *groups,
 							  const ColumnBatch *col, const uint32 *sel,
 							  uint32 nsel);
 
-/* The aggregate's result from one group's state, in CurrentMemoryContext */
-typedef Datum (*AggKernelFinal) (const void *state, bool *isnull);
+struct AggStateBuilder;
+
+/*
+ * The aggregate's result from one group's state, or its partial state as
+ * a Partial Aggregate would emit it (for partial: builder is the kernel's
+ * AggStateBuilder when it needs one); in CurrentMemoryContext.
+ */
+typedef Datum (*AggKernelResult) (const void *state,
+								  struct AggStateBuilder *builder,
+								  bool *isnull);
+
+/*
+ * What the values of a column must be for add() never to return false,
+ * which a partial aggregation needs (it cannot start over: a parallel
+ * scan's rows are gone once read).
+ */
+typedef enum AggKernelSafety
+{
+	AGG_SAFE_ALWAYS,			/* any value */
+	AGG_SAFE_FLOAT,				/* finite and far from overflow */
+	AGG_SAFE_NUMERIC,			/* numeric(p, s), p <= 18, s >= 0, no NaN */
+	AGG_SAFE_INT8_SUM			/* the sum of all rows fits an int64 */
+} AggKernelSafety;
 
 typedef struct AggKernel
 {
 	Oid			aggfnoid;		/* the aggregate function */
 	Size		state_size;
 	AggKernelAdd add;
-	AggKernelFinal final;
+	AggKernelResult final;
+	AggKernelResult partial;	/* NULL: not as a partial aggregate */
+	bool		needs_builder;	/* partial state through agg_partial.c */
+	AggKernelSafety safety;
 } AggKernel;
 
 /* The kernel of aggregate function aggfnoid, or NULL if there is none. */
 extern const AggKernel *agg_kernel_find(Oid aggfnoid);
+
+/*
+ * Can a partial aggregation use kernel k on column attr, whose values
+ * over the whole scan (rows in all) lie within [min, max]?
+ */
+extern bool agg_kernel_safe(const AggKernel *k, Form_pg_attribute attr,
+							Datum min, Datum max, uint64 rows);
 
 #endif							/* STORAGE_ENGINE_AGG_KERNELS_H */

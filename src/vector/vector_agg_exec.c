@@ -14,6 +14,15 @@
  *	  node then only passes its rows on.  Nothing has been returned by
  *	  then: aggregation reads all of its input before the first row.
  *
+ *	  As the partial half of a parallel aggregation (below a Gather, the
+ *	  Finalize Aggregate above it) the node emits PostgreSQL's partial
+ *	  states, and cannot start over: a parallel scan's rows are gone once
+ *	  read.  So it decides before reading, from the stripes' zone maps,
+ *	  that no value can make a kernel give up (agg_kernel_safe), or lets
+ *	  the Agg do this participant's share; and when its groups outgrow
+ *	  hash_mem it emits them and starts new ones, which the Finalize
+ *	  Aggregate combines.
+ *
  *	  Memory: agg_cxt holds the groups, keys and states for the node's
  *	  life (reset on rescan); out_cxt each returned row's results.
  *
@@ -27,6 +36,8 @@
 #include "miscadmin.h"
 #include "nodes/extensible.h"
 #include "nodes/nodeFuncs.h"
+#include "catalog/stripe_meta.h"
+#include "catalog/zone_map.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/builtins.h"
@@ -36,6 +47,7 @@
 #include "scan/col_customscan.h"
 #include "vector/agg_grouping.h"
 #include "vector/agg_kernels.h"
+#include "vector/agg_partial.h"
 #include "vector/vector_agg.h"
 
 /* One output column: the group key, or an aggregate's kernel and input. */
@@ -44,6 +56,7 @@ typedef struct VecAggColumn
 	const AggKernel *kernel;	/* NULL: the group key */
 	int			attno;			/* input column, 0-based; -1: count(*) */
 	char	   *states;			/* [allocated groups] of state_size */
+	AggStateBuilder *builder;	/* partial states through agg_partial.c */
 } VecAggColumn;
 
 typedef struct VecAggState
@@ -52,6 +65,7 @@ typedef struct VecAggState
 	PlanState  *agg;			/* the original Agg */
 	CustomScanState *scan;		/* the ColcompressScan below it */
 	int			key_attno;		/* 0-based; -1: no grouping */
+	bool		partial;		/* emits partial states */
 	int			ncolumns;
 	VecAggColumn *columns;
 
@@ -61,7 +75,8 @@ typedef struct VecAggState
 	uint32		groups_size;
 	uint32		next_group;		/* next to return */
 
-	bool		aggregated;
+	bool		started;
+	bool		input_done;		/* the scan has no more batches */
 	bool		fell_back;		/* the Agg computes the query */
 	const char *fallback_reason;
 	uint64		batches;
@@ -116,6 +131,7 @@ begin_vector_agg(CustomScanState *node, EState *estate, int eflags)
 	node->custom_ps = list_make1(state->scan);
 
 	state->key_attno = linitial_int(cscan->custom_private) - 1;
+	state->partial = lsecond_int(cscan->custom_private) != 0;
 	state->ncolumns = list_length(cscan->custom_scan_tlist);
 	state->columns = palloc0(sizeof(VecAggColumn) * Max(state->ncolumns, 1));
 	foreach(lc, cscan->custom_scan_tlist)
@@ -128,6 +144,8 @@ begin_vector_agg(CustomScanState *node, EState *estate, int eflags)
 			Aggref	   *aggref = (Aggref *) te->expr;
 
 			col->kernel = agg_kernel_find(aggref->aggfnoid);
+			if (state->partial && col->kernel->needs_builder)
+				col->builder = agg_state_builder_create(aggref->aggfnoid);
 			col->attno = -1;
 			if (aggref->args != NIL)
 				col->attno = ((Var *) ((TargetEntry *) linitial(aggref->args))->expr)->varattno - 1;
@@ -192,14 +210,66 @@ reset_groups(VecAggState *state)
 	state->next_group = 0;
 }
 
-/* Rewinds the scan and lets the Agg compute the query. */
+/*
+ * Lets the Agg compute the query, rewinding the scan if it has been read
+ * (never in a partial aggregation: see the header).
+ */
 static void
 fall_back(VecAggState *state, const char *reason)
 {
+	if (state->partial && state->batches > 0)
+		elog(ERROR, "vectorized partial aggregation met a value its zone maps excluded");
 	state->fell_back = true;
 	state->fallback_reason = reason;
-	ExecReScan(&state->scan->ss.ps);
+	if (state->batches > 0)
+		ExecReScan(&state->scan->ss.ps);
 	reset_groups(state);
+}
+
+/*
+ * Partial aggregation: can every kernel take every value of its column?
+ * Decided from the stripes' zone maps, before reading.
+ */
+static bool
+partial_safe(VecAggState *state)
+{
+	TupleDesc	desc = RelationGetDescr(state->scan->ss.ss_currentRelation);
+	List	   *stripes = col_scan_stripes(state->scan);
+	uint64		rows = 0;
+	ListCell   *lc;
+	int			i;
+
+	foreach(lc, stripes)
+		rows += ((StripeMeta *) lfirst(lc))->row_count;
+	for (i = 0; i < state->ncolumns; i++)
+	{
+		VecAggColumn *col = &state->columns[i];
+		Form_pg_attribute attr;
+
+		if (col->kernel == NULL || col->kernel->safety == AGG_SAFE_ALWAYS)
+			continue;
+		if (col->kernel->needs_builder && col->builder == NULL)
+			return false;
+		attr = TupleDescAttr(desc, col->attno);
+		foreach(lc, stripes)
+		{
+			StripeMeta *s = lfirst(lc);
+			int			a = col->attno;
+
+			if (a >= s->column_count ||
+				!zone_bounds_apply(attr, s->attr_type[a], s->attr_collation[a]))
+				return false;
+			if (s->attr_null_count[a] >= s->row_count)
+				continue;		/* no values */
+			if (s->attr_min[a] == NULL || s->attr_max[a] == NULL ||
+				!agg_kernel_safe(col->kernel, attr,
+								 zone_bound_deserialize(s->attr_min[a], attr),
+								 zone_bound_deserialize(s->attr_max[a], attr),
+								 rows))
+				return false;
+		}
+	}
+	return true;
 }
 
 /* Adds one batch; false if the Agg must take over. */
@@ -242,6 +312,21 @@ add_batch(VecAggState *state, RowBatch *b)
 	return true;
 }
 
+/* Starts aggregating: checks whether to, creates the first groups. */
+static void
+start(VecAggState *state)
+{
+	state->started = true;
+	if (!storage_engine_enable_vectorized_aggregation)
+		fall_back(state, "storage_engine.enable_vectorized_aggregation is off");
+	else if (state->partial && !partial_safe(state))
+		fall_back(state, "values a partial aggregation cannot take");
+}
+
+/*
+ * Adds batches to new groups until the scan ends, or (partial
+ * aggregation) until the groups fill hash_mem.
+ */
 static void
 aggregate(VecAggState *state)
 {
@@ -249,13 +334,7 @@ aggregate(VecAggState *state)
 	size_t		limit = get_hash_memory_limit();
 	MemoryContext old;
 
-	state->aggregated = true;
-	if (!storage_engine_enable_vectorized_aggregation)
-	{
-		state->fell_back = true;
-		state->fallback_reason = "storage_engine.enable_vectorized_aggregation is off";
-		return;
-	}
+	reset_groups(state);
 	old = MemoryContextSwitchTo(state->agg_cxt);
 	state->grouping = agg_grouping_create(state->key_attno >= 0 ?
 										  TupleDescAttr(desc, state->key_attno) : NULL,
@@ -268,7 +347,10 @@ aggregate(VecAggState *state)
 		RowBatch   *b = col_scan_next_batch(state->scan);
 
 		if (b == NULL)
-			break;
+		{
+			state->input_done = true;
+			return;
+		}
 		state->batches++;
 		if (b->nsel == 0)
 			continue;
@@ -277,6 +359,8 @@ aggregate(VecAggState *state)
 		if (state->grouping->methods != NULL &&
 			MemoryContextMemAllocated(state->agg_cxt, true) > limit)
 		{
+			if (state->partial)
+				return;			/* emit these groups, then go on */
 			fall_back(state, "more groups than hash_mem holds");
 			return;
 		}
@@ -291,16 +375,23 @@ exec_vector_agg(CustomScanState *node)
 	uint32		group;
 	int			i;
 
-	if (!state->aggregated)
+	if (!state->started)
+		start(state);
+	for (;;)
+	{
+		if (state->fell_back)
+			return ExecProcNode(state->agg);
+		if (state->grouping != NULL &&
+			state->next_group < state->grouping->ngroups)
+			break;
+		/* plain aggregation emits its group once, even over no rows */
+		if (state->input_done)
+			return ExecClearTuple(slot);
 		aggregate(state);
-	if (state->fell_back)
-		return ExecProcNode(state->agg);
-
-	ExecClearTuple(slot);
-	if (state->next_group >= state->grouping->ngroups)
-		return slot;
+	}
 	group = state->next_group++;
 
+	ExecClearTuple(slot);
 	MemoryContextReset(state->out_cxt);
 	{
 		MemoryContext old = MemoryContextSwitchTo(state->out_cxt);
@@ -308,13 +399,17 @@ exec_vector_agg(CustomScanState *node)
 		for (i = 0; i < state->ncolumns; i++)
 		{
 			VecAggColumn *col = &state->columns[i];
+			AggKernelResult result;
 
 			if (col->kernel == NULL)
+			{
 				slot->tts_values[i] = state->grouping->methods->key(state->grouping, group,
 																	 &slot->tts_isnull[i]);
-			else
-				slot->tts_values[i] = col->kernel->final(col->states + col->kernel->state_size * group,
-														 &slot->tts_isnull[i]);
+				continue;
+			}
+			result = state->partial ? col->kernel->partial : col->kernel->final;
+			slot->tts_values[i] = result(col->states + col->kernel->state_size * group,
+										 col->builder, &slot->tts_isnull[i]);
 		}
 		MemoryContextSwitchTo(old);
 	}
@@ -341,7 +436,9 @@ rescan_vector_agg(CustomScanState *node)
 	ExecReScan(&state->scan->ss.ps);
 
 	reset_groups(state);
-	state->aggregated = false;
+	state->started = false;
+	state->input_done = false;
+	state->batches = 0;
 	state->fell_back = false;
 	state->fallback_reason = NULL;
 }
@@ -359,6 +456,8 @@ explain_vector_agg(CustomScanState *node, List *ancestors, ExplainState *es)
 							quote_identifier(NameStr(TupleDescAttr(desc, state->key_attno)->attname)),
 							es);
 	}
+	if (state->partial)
+		ExplainPropertyText("Mode", "partial", es);
 	if (es->analyze)
 	{
 		ExplainPropertyInteger("Batches", NULL, (int64) state->batches, es);

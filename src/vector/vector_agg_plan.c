@@ -9,8 +9,9 @@
  *	  aggregation PostgreSQL chose (plain or hashed, serial) is kept as it
  *	  is, and the node only changes how it is computed, never which plan
  *	  wins.  An Agg qualifies when
- *	  - it aggregates whole (AGGSPLIT_SIMPLE: not the partial or final
- *	    half of a parallel aggregate), without grouping sets or HAVING;
+ *	  - it aggregates whole (AGGSPLIT_SIMPLE) or is the partial half of a
+ *	    parallel aggregation (AGGSPLIT_INITIAL_SERIAL, every kernel able to
+ *	    emit partial states), without grouping sets or HAVING;
  *	  - it groups by nothing (plain) or by one column through a hash
  *	    table, with the column type's default equality under a
  *	    deterministic collation (agg_grouping_supports);
@@ -57,15 +58,17 @@ scan_column(CustomScan *scan, AttrNumber resno)
 
 /* An aggregate a kernel computes, over a plain column (or none)? */
 static bool
-aggref_supported(Aggref *aggref, CustomScan *scan)
+aggref_supported(Aggref *aggref, AggSplit split, CustomScan *scan)
 {
+	const AggKernel *kernel = agg_kernel_find(aggref->aggfnoid);
 	TargetEntry *arg;
 
-	if (aggref->aggdistinct != NIL || aggref->aggorder != NIL ||
+	if (kernel == NULL ||
+		(split != AGGSPLIT_SIMPLE && kernel->partial == NULL) ||
+		aggref->aggdistinct != NIL || aggref->aggorder != NIL ||
 		aggref->aggfilter != NULL || aggref->aggdirectargs != NIL ||
 		aggref->aggkind != AGGKIND_NORMAL || aggref->agglevelsup != 0 ||
-		aggref->aggsplit != AGGSPLIT_SIMPLE || aggref->aggvariadic ||
-		agg_kernel_find(aggref->aggfnoid) == NULL)
+		aggref->aggsplit != split || aggref->aggvariadic)
 		return false;
 	if (aggref->aggstar)
 		return aggref->args == NIL;
@@ -97,12 +100,12 @@ try_vector_agg(Agg *agg)
 	List	   *tlist = NIL;
 	ListCell   *lc;
 
-	if (agg->aggsplit != AGGSPLIT_SIMPLE || agg->groupingSets != NIL ||
-		agg->plan.qual != NIL || !col_scan_plan_is(agg->plan.lefttree))
+	if ((agg->aggsplit != AGGSPLIT_SIMPLE &&
+		 agg->aggsplit != AGGSPLIT_INITIAL_SERIAL) ||
+		agg->groupingSets != NIL || agg->plan.qual != NIL ||
+		!col_scan_plan_is(agg->plan.lefttree))
 		return (Plan *) agg;
 	scan = (CustomScan *) agg->plan.lefttree;
-	if (scan->scan.plan.parallel_aware)
-		return (Plan *) agg;
 
 	if (agg->aggstrategy == AGG_HASHED && agg->numCols == 1)
 	{
@@ -127,7 +130,7 @@ try_vector_agg(Agg *agg)
 
 		if (IsA(expr, Aggref))
 		{
-			if (!aggref_supported((Aggref *) expr, scan))
+			if (!aggref_supported((Aggref *) expr, agg->aggsplit, scan))
 				return (Plan *) agg;
 		}
 		else if (!IsA(expr, Var) || key == NULL ||
@@ -162,7 +165,8 @@ try_vector_agg(Agg *agg)
 	cscan->scan.scanrelid = 0;
 	cscan->custom_plans = list_make1(agg);
 	cscan->custom_scan_tlist = scan_tlist;
-	cscan->custom_private = list_make1_int(key != NULL ? key->varattno : 0);
+	cscan->custom_private = list_make2_int(key != NULL ? key->varattno : 0,
+										   agg->aggsplit != AGGSPLIT_SIMPLE);
 	cscan->methods = &vector_agg_plan_methods;
 	return (Plan *) cscan;
 }

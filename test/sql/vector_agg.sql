@@ -51,11 +51,14 @@ CREATE FUNCTION agg_path(q text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
 	line text;
 	vectorized bool := false;
+	partial text := '';
 	handed text;
 BEGIN
 	FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
 		IF line LIKE '%ColcompressVectorAgg%' THEN
 			vectorized := true;
+		ELSIF line LIKE '%Mode: partial%' THEN
+			partial := ' (partial)';
 		ELSIF line LIKE '%Handed To Aggregate:%' THEN
 			handed := trim(split_part(line, 'Handed To Aggregate:', 2));
 		END IF;
@@ -63,9 +66,9 @@ BEGIN
 	IF NOT vectorized THEN
 		RETURN 'not vectorized';
 	ELSIF handed IS NOT NULL THEN
-		RETURN 'handed to Aggregate: ' || handed;
+		RETURN 'handed to Aggregate' || partial || ': ' || handed;
 	END IF;
-	RETURN 'vectorized';
+	RETURN 'vectorized' || partial;
 END $$;
 
 SET max_parallel_workers_per_gather = 0;
@@ -213,6 +216,72 @@ SELECT agg_path('SELECT t, count(*), sum(num), avg(f4) FROM va_col GROUP BY t');
 SELECT set_config(CASE WHEN current_setting('server_version_num')::int >= 160000
 					   THEN 'debug_parallel_query' ELSE 'force_parallel_mode' END,
 				  'off', false) AS single_copy_gather;
+
+-- the partial half of a parallel aggregation: PostgreSQL's partial states
+-- from the kernels, combined by its Finalize Aggregate
+CREATE TABLE va_par (g int, i4 int, i8 bigint, n numeric(12,3), nu numeric,
+					 f8 float8, d date) USING colcompress
+	WITH (stripe_row_limit = 2000, chunk_group_row_limit = 1000);
+INSERT INTO va_par SELECT g % 13, g % 1000, g::bigint * 7, (g % 997) / 8.0, g / 3.0,
+						  g % 100, '2024-01-01'::date + g % 50
+  FROM generate_series(1, 20000) g;
+CREATE TABLE va_par_heap AS SELECT * FROM va_par;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF)
+SELECT g, count(*), sum(n), avg(i8) FROM va_par GROUP BY g;
+-- exact types: equal to the serial result; float sums are added in
+-- another order by a parallel plan, so they are compared rounded
+CREATE FUNCTION check_par(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	fast text;
+	slow text;
+	heap text;
+	wrap text := 'SELECT md5(coalesce(string_agg(r::text, ''|'' ORDER BY r::text), '''')) '
+				 || '|| '' '' || count(*) FROM (%s) r';
+BEGIN
+	EXECUTE format(wrap, q) INTO fast;
+	PERFORM set_config('storage_engine.enable_vectorized_aggregation', 'off', true);
+	EXECUTE format(wrap, q) INTO slow;
+	PERFORM set_config('storage_engine.enable_vectorized_aggregation', 'on', true);
+	PERFORM set_config('max_parallel_workers_per_gather', '0', true);
+	EXECUTE format(wrap, replace(q, 'va_par', 'va_par_heap')) INTO heap;
+	PERFORM set_config('max_parallel_workers_per_gather', '2', true);
+	IF fast = slow AND slow = heap THEN
+		RETURN 'same, ' || split_part(fast, ' ', 2) || ' rows';
+	END IF;
+	RETURN 'DIFFERENT: ' || fast || ' / ' || slow || ' / ' || heap;
+END $$;
+SELECT q, check_par(q) AS result, agg_path(q) AS path FROM unnest(ARRAY[
+	'SELECT count(*), sum(i4), avg(i4), sum(i8), avg(i8), sum(n), avg(n), min(d), max(f8) FROM va_par',
+	'SELECT g, count(*), sum(i4), avg(i4), sum(i8), avg(i8), sum(n), avg(n) FROM va_par GROUP BY g',
+	'SELECT d, count(*), round(sum(f8)), round(avg(f8)::numeric, 6) FROM va_par GROUP BY d',
+	'SELECT count(*), sum(n) FROM va_par WHERE i4 % 7 = 1',
+	'SELECT g, count(*) FROM va_par WHERE g < 0 GROUP BY g',
+	'SELECT count(*), sum(i4) FROM va_par WHERE g < 0',
+	-- an unconstrained numeric: no bound on its digits, so PostgreSQL aggregates
+	'SELECT g, sum(nu) FROM va_par GROUP BY g'
+]) AS q;
+-- a NaN in the zone maps: every participant leaves its share to PostgreSQL
+INSERT INTO va_par VALUES (1, 1, 1, 'NaN', 1, 'NaN', '2024-01-01');
+INSERT INTO va_par_heap VALUES (1, 1, 1, 'NaN', 1, 'NaN', '2024-01-01');
+SELECT q, check_par(q) AS result, agg_path(q) AS path FROM unnest(ARRAY[
+	'SELECT g, count(*), sum(n) FROM va_par GROUP BY g',
+	'SELECT g, count(*), sum(i4) FROM va_par GROUP BY g'
+]) AS q;
+-- groups beyond hash_mem are emitted and started again
+SET work_mem = '64kB';
+SELECT check_par('SELECT i8, count(*), sum(i4) FROM va_par GROUP BY i8');
+SELECT agg_path('SELECT i8, count(*), sum(i4) FROM va_par GROUP BY i8');
+RESET work_mem;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SET max_parallel_workers_per_gather = 0;
+DROP TABLE va_par, va_par_heap;
+DROP FUNCTION check_par(text);
 
 -- the seed's aggregation shapes
 SELECT check_agg('SELECT sum(num), avg(num), sum(f8), avg(f8) FROM va_col');
