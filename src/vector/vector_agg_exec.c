@@ -460,7 +460,9 @@ explain_vector_agg(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyText("Mode", "partial", es);
 	if (es->analyze)
 	{
-		ExplainPropertyInteger("Batches", NULL, (int64) state->batches, es);
+		/* a participant of a parallel plan knows only its own share */
+		if (!state->partial)
+			ExplainPropertyInteger("Batches", NULL, (int64) state->batches, es);
 		if (state->fell_back)
 			ExplainPropertyText("Handed To Aggregate", state->fallback_reason, es);
 	}
