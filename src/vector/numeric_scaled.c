@@ -18,12 +18,19 @@
  *	  Results go back through numeric_in: done once per group, it keeps
  *	  the construction of numeric values in PostgreSQL's hands.
  *
+ *	  The reading half builds with FRONTEND defined, for the fuzz harness
+ *	  (test/fuzz, target numeric.scaled): the values come from disk.
+ *
  *-------------------------------------------------------------------------
  */
-#include "compat/compat.h"
+#include "postgres.h"
 
+#include "compat/compat_varatt.h"
+
+#ifndef FRONTEND
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
+#endif
 
 #include "vector/numeric_scaled.h"
 
@@ -168,6 +175,7 @@ int128_scale_up(int128 value, int exp, int128 *result)
 	return true;
 }
 
+#ifndef FRONTEND
 Datum
 numeric_from_scaled(int128 value, int dscale)
 {
@@ -200,5 +208,6 @@ numeric_from_scaled(int128 value, int dscale)
 	return DirectFunctionCall3(numeric_in, CStringGetDatum(text),
 							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
 }
+#endif							/* !FRONTEND */
 
 #endif							/* VEC_HAVE_SCALED_NUMERIC */

@@ -78,6 +78,7 @@
 #include "codec/codec.h"
 /* Datum and the varlena macros: postgres.h is FRONTEND-safe. */
 #include "codec/frames.h"
+#include "vector/numeric_scaled.h"
 #include "codec/value_encoding.h"
 #include "compat/compat_varatt.h"
 #include "catalog/pg_type_d.h"
@@ -2645,6 +2646,220 @@ fuzz_zstd_dict(const uint8 *data, size_t len)
 	pfree(dict);
 }
 
+/* ----------------------------------------------------------------
+ * numeric.scaled: numeric_to_scaled (src/vector/numeric_scaled.c) reads
+ * stored numerics, which come from disk, as scaled integers for the
+ * aggregate kernels.  Inputs are numerics built from the input (short
+ * and long forms, NaN and infinities, digits out of range, lengths cut
+ * or extended, 1- and 4-byte varlena headers) or raw bytes.  Properties:
+ * no read outside the value; an accepted value's mantissa and scale are
+ * exact (checked against decimal arithmetic on the digits); a canonical
+ * value of at most 18 digits and scale 18 is accepted.
+ * ----------------------------------------------------------------
+ */
+#define NUMERIC_REF_DIGITS 200
+
+/* ref[] (little-endian decimal digits) += d x 10^e */
+static void
+numeric_ref_add(uint8 *ref, uint32 d, int e)
+{
+	int			carry = 0;
+	int			k;
+
+	for (k = e; k < NUMERIC_REF_DIGITS && (d > 0 || carry > 0); k++)
+	{
+		int			sum = ref[k] + (int) (d % 10) + carry;
+
+		ref[k] = (uint8) (sum % 10);
+		carry = sum / 10;
+		d /= 10;
+	}
+}
+
+/* The decimal digits of |v|, little-endian, into out[]; the count. */
+static int
+numeric_int128_digits(int128 v, uint8 *out)
+{
+	uint128		m = v < 0 ? -(uint128) v : (uint128) v;
+	int			n = 0;
+
+	while (m > 0)
+	{
+		out[n++] = (uint8) (m % 10);
+		m /= 10;
+	}
+	return n;
+}
+
+static void
+fuzz_numeric_scaled(const uint8 *data, size_t len)
+{
+	FuzzReader	r = {data, len};
+	uint32		form = rd_u8(&r) % 5;
+	bool		one_byte_header = (rd_u8(&r) & 1) != 0;
+	bool		negative = (rd_u8(&r) & 1) != 0;
+	uint8		payload[64];
+	size_t		plen = 0;
+	uint8		value[72];
+	size_t		vlen;
+	uint8	   *placed;
+	int			dscale = 0;
+	int			weight = 0;
+	int			ndigits = 0;
+	int			digits[16];
+	bool		digits_valid = true;
+	bool		cut = false;
+	int128		mantissa = 0;
+	int			scale = -1;
+	bool		accepted;
+	int			i;
+
+	if (form == 4)
+	{
+		/* raw bytes */
+		plen = rd_u8(&r) % 40;
+		for (i = 0; i < (int) plen; i++)
+			payload[i] = (uint8) rd_u8(&r);
+	}
+	else
+	{
+		uint16		header;
+
+		dscale = (rd_u8(&r) & 0x80) ? (int) (rd_u16(&r) & 0x3FFF) : (int) (rd_u8(&r) % 45);
+		weight = (int) (rd_u8(&r) % 41) - 20;
+		ndigits = (int) (rd_u8(&r) % 12);
+		for (i = 0; i < ndigits; i++)
+		{
+			uint32		raw = rd_u16(&r);
+
+			digits[i] = (rd_u8(&r) % 16 == 0) ? (int) (int16) raw : (int) (raw % 10000);
+			if (digits[i] < 0 || digits[i] >= 10000)
+				digits_valid = false;
+		}
+		if (form == 0)
+		{
+			/* short form: 6-bit scale, 7-bit signed weight */
+			dscale %= 64;
+			weight = Max(Min(weight, 63), -64);
+			header = 0x8000 | (negative ? 0x2000 : 0) | (uint16) (dscale << 7) |
+				(weight < 0 ? 0x40 : 0) | (uint16) (weight & 0x3F);
+			memcpy(payload, &header, 2);
+			plen = 2;
+		}
+		else if (form == 1)
+		{
+			int16		w = (int16) weight;
+
+			header = (negative ? 0x4000 : 0) | (uint16) dscale;
+			memcpy(payload, &header, 2);
+			memcpy(payload + 2, &w, 2);
+			plen = 4;
+		}
+		else
+		{
+			/* NaN, +Inf, -Inf: special */
+			header = (uint16) (0xC000 | (form == 2 ? 0 : form == 3 ? 0x1000 : 0x3000));
+			memcpy(payload, &header, 2);
+			plen = 2;
+		}
+		for (i = 0; i < ndigits; i++)
+		{
+			int16		d = (int16) digits[i];
+
+			memcpy(payload + plen, &d, 2);
+			plen += 2;
+		}
+		switch (rd_u8(&r) % 8)
+		{
+			case 0:
+				if (plen > 0)
+					plen--;		/* cut */
+				cut = true;
+				break;
+			case 1:
+				payload[plen++] = (uint8) rd_u8(&r);	/* extended */
+				cut = true;
+				break;
+			default:
+				break;
+		}
+	}
+
+	/* the varlena: 1-byte header where it fits, else 4 bytes */
+	if (one_byte_header && plen + 1 <= 127)
+	{
+		SET_VARSIZE_SHORT(value, plen + 1);
+		memcpy(value + 1, payload, plen);
+		vlen = plen + 1;
+		placed = fuzz_place_copy(&gb_src, value, vlen, (rd_u8(&r) & 1) != 0);
+	}
+	else
+	{
+		SET_VARSIZE(value, plen + VARHDRSZ);
+		memcpy(value + VARHDRSZ, payload, plen);
+		vlen = plen + VARHDRSZ;
+		placed = fuzz_place_copy_maxaligned(&gb_src, value, vlen,
+											(rd_u8(&r) & 1) != 0);
+	}
+
+	accepted = numeric_to_scaled(PointerGetDatum(placed), &mantissa, &scale);
+	fuzz_check_canaries(&gb_src, "numeric");
+	if (form == 4 || cut)
+		return;					/* only memory safety for these */
+
+	FUZZ_CHECK(!accepted || (form <= 1 && digits_valid),
+			   "%s: accepted a special value or a digit out of range", cur_target);
+	if (form > 1 || !digits_valid)
+		return;
+
+	/* the exact value x 10^dscale, if it is an integer */
+	{
+		uint8		ref[NUMERIC_REF_DIGITS];
+		uint8		got[NUMERIC_REF_DIGITS];
+		bool		exact = true;
+		int			nref = 0;
+		int			ngot;
+
+		memset(ref, 0, sizeof(ref));
+		for (i = 0; i < ndigits; i++)
+		{
+			int			e = 4 * (weight - i) + dscale;
+			uint32		d = (uint32) digits[i];
+
+			for (; e < 0 && d > 0; e++)
+			{
+				if (d % 10 != 0)
+					exact = false;
+				d /= 10;
+			}
+			if (d > 0 && e < NUMERIC_REF_DIGITS - 8)
+				numeric_ref_add(ref, d, Max(e, 0));
+			else if (d > 0)
+				exact = false;	/* far too large: never accepted */
+		}
+		for (i = 0; i < NUMERIC_REF_DIGITS; i++)
+			if (ref[i] != 0)
+				nref = i + 1;
+
+		if (accepted)
+		{
+			FUZZ_CHECK(exact, "%s: accepted a value with digits past its scale",
+					   cur_target);
+			FUZZ_CHECK(scale == dscale, "%s: scale %d, stored %d", cur_target,
+					   scale, dscale);
+			ngot = numeric_int128_digits(mantissa, got);
+			FUZZ_CHECK(ngot == nref && memcmp(got, ref, nref) == 0,
+					   "%s: mantissa differs from the value's digits", cur_target);
+			FUZZ_CHECK(nref == 0 || (mantissa < 0) == negative,
+					   "%s: sign lost", cur_target);
+		}
+		else
+			FUZZ_CHECK(!(exact && nref <= 18 && dscale <= 18 && ndigits <= 4),
+					   "%s: refused a %d-digit value of scale %d", cur_target,
+					   nref, dscale);
+	}
+}
+
 /* Every target; see "HOW TO ADD A TARGET" at the top of the file. */
 static const FuzzTarget fuzz_targets[] = {
 	{"none.roundtrip", fuzz_none_roundtrip, fuzz_none_enabled},
@@ -2661,6 +2876,7 @@ static const FuzzTarget fuzz_targets[] = {
 	{"chunk.decode", fuzz_chunk_decode, NULL},
 	{"chunk.raw", fuzz_chunk_raw, NULL},
 	{"frames.decode", fuzz_frames_decode, NULL},
+	{"numeric.scaled", fuzz_numeric_scaled, NULL},
 };
 
 #define FUZZ_TARGET_COUNT lengthof(fuzz_targets)
