@@ -21,6 +21,7 @@ bool		storage_engine_enable_parallel_execution = true;
 bool		storage_engine_enable_columnar_index_scan = true;
 bool		storage_engine_enable_bitmap_projection = true;
 bool		storage_engine_enable_vectorized_aggregation = true;
+bool		storage_engine_enable_vectorized_filter = true;
 double		storage_engine_vacuum_rewrite_threshold = 0.1;
 
 void
@@ -55,6 +56,11 @@ guc_define(void)
 							 "Aggregate colcompress scans a chunk group at a time.",
 							 "An aggregation directly above a ColcompressScan (count, sum, avg, min, max of numbers, dates and timestamps, grouped by at most one column) appears as ColcompressVectorAgg; values it cannot compute exactly hand the query back to PostgreSQL's Aggregate.",
 							 &storage_engine_enable_vectorized_aggregation, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("storage_engine.enable_vectorized_filter",
+							 "Evaluate filter clauses of colcompress scans on whole chunk groups.",
+							 "Comparisons of integer, date and timestamp columns with values, LIKE 'prefix%', IS [NOT] NULL and leakproof comparisons run on the decoded column arrays; rows are built only for the rows that pass.",
+							 &storage_engine_enable_vectorized_filter, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomRealVariable("storage_engine.vacuum_rewrite_threshold",
 							 "Fraction of deleted rows at which VACUUM rewrites a stripe or batch.",

@@ -20,6 +20,7 @@
 #include "miscadmin.h"
 #include "nodes/extensible.h"
 #include "nodes/makefuncs.h"
+#include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
 #include "utils/builtins.h"
 #include "utils/rel.h"
@@ -30,6 +31,8 @@
 #include "scan/col_customscan.h"
 #include "scan/prune.h"
 #include "scan/scan_internal.h"
+#include "vector/filter.h"
+#include "guc.h"
 
 /* Shared by the participants of a parallel scan. */
 typedef struct ColScanShared
@@ -57,6 +60,16 @@ typedef struct ColScanState
 	uint64		groups_matched;
 	/* the filter is all prunable clauses: zone maps can prove it */
 	bool		filter_provable;
+
+	/* vectorized filter and the clauses left to evaluate row by row */
+	VecFilter  *vfilter;
+	ExprState  *rest_qual;
+	MemoryContext filter_cxt;	/* both, rebuilt with the reader */
+	bool		may_go_backward;	/* EXEC_FLAG_BACKWARD: rows one by one */
+
+	/* rows returned from a filtered batch (exec_filtered) */
+	RowBatch   *batch;
+	uint32		batch_next;
 } ColScanState;
 
 static Node *create_col_scan_state(CustomScan *cscan);
@@ -125,11 +138,44 @@ begin_col_scan(CustomScanState *node, EState *estate, int eflags)
 
 	if (!IsParallelWorker())
 		pending_flush_for_read(rel);
+	state->may_go_backward = (eflags & EXEC_FLAG_BACKWARD) != 0;
+	state->filter_cxt = AllocSetContextCreate(CurrentMemoryContext,
+											  "colcompress scan filter",
+											  ALLOCSET_SMALL_SIZES);
 
 	state->projected = palloc0(sizeof(bool) * Max(natts, 1));
 	foreach(lc, used)
 		if (lfirst_int(lc) >= 1 && lfirst_int(lc) <= natts)
 			state->projected[lfirst_int(lc) - 1] = true;
+}
+
+/*
+ * The vectorized filter, with its comparison values computed now (as the
+ * pruning values are), and the clauses it leaves for row-by-row
+ * evaluation.  Not when a clause holds a subplan: its initialization
+ * registers with the plan node, which a rebuild on rescan would repeat.
+ */
+static void
+build_vector_filter(ColScanState *state)
+{
+	CustomScan *cscan = (CustomScan *) state->css.ss.ps.plan;
+	List	   *quals = cscan->scan.plan.qual;
+	List	   *rest;
+	MemoryContext old;
+
+	MemoryContextReset(state->filter_cxt);
+	state->vfilter = NULL;
+	state->rest_qual = NULL;
+	if (!storage_engine_enable_vectorized_filter || quals == NIL ||
+		contain_subplans((Node *) quals))
+		return;
+	old = MemoryContextSwitchTo(state->filter_cxt);
+	state->vfilter = vec_filter_build(quals, cscan->scan.scanrelid,
+									  RelationGetDescr(state->css.ss.ss_currentRelation),
+									  &state->css.ss.ps, &rest);
+	if (state->vfilter != NULL)
+		state->rest_qual = ExecInitQual(rest, &state->css.ss.ps);
+	MemoryContextSwitchTo(old);
 }
 
 /*
@@ -156,6 +202,7 @@ reader_of(ColScanState *state)
 								  state->filter_provable ?
 								  (ZoneFilterFn) prune_zone_all_match : NULL,
 								  state->prune);
+		build_vector_filter(state);
 		state->reader = r;
 	}
 	return state->reader;
@@ -178,32 +225,98 @@ recheck_row(ScanState *ss, TupleTableSlot *slot)
 }
 
 /*
- * ExecScan's loop, except that the rows of a chunk group whose zone map
- * proves the filter (ColReader.batch_all_match) skip evaluating it.
+ * The next chunk group with the rows passing the filter in its selection
+ * vector: the vectorized clauses on the column arrays first, then the
+ * others (or the whole filter, without a vectorized one) row by row on the
+ * rows left.  Chunk groups whose zone maps prove the filter skip it.  NULL
+ * at the end; the batch lives until the next call.
  */
-static TupleTableSlot *
-exec_proven(ColScanState *state)
+static RowBatch *
+next_filtered_batch(ColScanState *state)
 {
 	ScanState  *ss = &state->css.ss;
 	ExprContext *econtext = ss->ps.ps_ExprContext;
-	ExprState  *qual = ss->ps.qual;
-	ProjectionInfo *proj = ss->ps.ps_ProjInfo;
+	ColReader  *r = reader_of(state);
 
-	ResetExprContext(econtext);
+	if (r->desc != ss->ss_ScanTupleSlot->tts_tupleDescriptor)
+		col_reader_use_desc(r, ss->ss_ScanTupleSlot->tts_tupleDescriptor);
 	for (;;)
 	{
-		TupleTableSlot *slot;
+		RowBatch   *b;
+		ExprState  *qual = ss->ps.qual;
+		uint32	   *sel;
+		uint32		before;
+		uint32		nsel = 0;
+		uint32		k;
 
 		CHECK_FOR_INTERRUPTS();
-		slot = next_row(ss);
-		if (TupIsNull(slot))
-			return proj ? ExecClearTuple(proj->pi_state.resultslot) : slot;
-		econtext->ecxt_scantuple = slot;
-		if (state->reader->batch_all_match || ExecQual(qual, econtext))
-			return proj ? ExecProject(proj) : slot;
-		InstrCountFiltered1(ss, 1);
-		ResetExprContext(econtext);
+		if (!col_reader_next_batch(r, true))
+			return NULL;
+		b = &r->batch;
+		r->have_batch = false;	/* not for col_reader_next_slot */
+		if (qual == NULL || r->batch_all_match)
+			return b;
+
+		sel = MemoryContextAlloc(r->batch_cxt, sizeof(uint32) * Max(b->nrows, 1));
+		before = b->nsel;
+		if (state->vfilter != NULL)
+		{
+			MemoryContext old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
+
+			vec_filter_apply(state->vfilter, b, sel);
+			MemoryContextSwitchTo(old);
+			ResetExprContext(econtext);
+			qual = state->rest_qual;
+		}
+		if (qual != NULL)
+		{
+			/* in place: the selection is read ahead of where it is written */
+			for (k = 0; k < b->nsel; k++)
+			{
+				uint32		row = b->sel != NULL ? b->sel[k] : k;
+
+				col_reader_store_row(r, row, ss->ss_ScanTupleSlot);
+				econtext->ecxt_scantuple = ss->ss_ScanTupleSlot;
+				if (ExecQual(qual, econtext))
+					sel[nsel++] = row;
+				ResetExprContext(econtext);
+			}
+			b->sel = sel;
+			b->nsel = nsel;
+		}
+		InstrCountFiltered1(ss, before - b->nsel);
+		if (b->nsel > 0)
+			return b;
 	}
+}
+
+/*
+ * ExecScan's loop over filtered batches: rows are built only for the
+ * rows that pass.  Forward only (the batch position is its own).
+ */
+static TupleTableSlot *
+exec_filtered(ColScanState *state)
+{
+	ScanState  *ss = &state->css.ss;
+	ExprContext *econtext = ss->ps.ps_ExprContext;
+	ProjectionInfo *proj = ss->ps.ps_ProjInfo;
+	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
+	uint32		row;
+
+	ResetExprContext(econtext);
+	while (state->batch == NULL || state->batch_next >= state->batch->nsel)
+	{
+		state->batch = next_filtered_batch(state);
+		state->batch_next = 0;
+		if (state->batch == NULL)
+			return proj ? ExecClearTuple(proj->pi_state.resultslot) : ExecClearTuple(slot);
+	}
+	row = state->batch->sel != NULL ? state->batch->sel[state->batch_next] :
+		state->batch_next;
+	state->batch_next++;
+	col_reader_store_row(state->reader, row, slot);
+	econtext->ecxt_scantuple = slot;
+	return proj ? ExecProject(proj) : slot;
 }
 
 static TupleTableSlot *
@@ -211,10 +324,14 @@ exec_col_scan(CustomScanState *node)
 {
 	ColScanState *state = (ColScanState *) node;
 
-	/* EvalPlanQual rechecks go through ExecScan, which knows them */
-	if (state->reader != NULL && state->filter_provable &&
+	/*
+	 * EvalPlanQual rechecks go through ExecScan, which knows them; so do
+	 * scans that may go backward (scrollable cursors) and scans without a
+	 * filter.
+	 */
+	if (node->ss.ps.qual != NULL && !state->may_go_backward &&
 		node->ss.ps.state->es_epq_active == NULL)
-		return exec_proven(state);
+		return exec_filtered(state);
 	return ExecScan(&node->ss, next_row, recheck_row);
 }
 
@@ -222,64 +339,19 @@ exec_col_scan(CustomScanState *node)
  * The next chunk group as a batch, for a node that consumes batches
  * (vectorized aggregation) instead of rows: the rows that pass the
  * node's filter are in its selection vector.  NULL at the end.  The
- * batch lives until the next call.
- *
- * The filter is still evaluated row by row (on the slot, as ExecScan
- * would) except on chunk groups whose zone map proves it.  The node's
- * instrumentation counts the batches' rows as if they had been returned
- * one by one, so EXPLAIN ANALYZE reads the same either way.
+ * batch lives until the next call.  The node's instrumentation counts the
+ * batches' rows as if they had been returned one by one, so EXPLAIN
+ * ANALYZE reads the same either way.
  */
 RowBatch *
 col_scan_next_batch(CustomScanState *node)
 {
-	ColScanState *state = (ColScanState *) node;
-	ScanState  *ss = &node->ss;
-	ExprContext *econtext = ss->ps.ps_ExprContext;
-	ExprState  *qual = ss->ps.qual;
-	Instrumentation *instr = ss->ps.instrument;
-	ColReader  *r;
-	RowBatch   *b = NULL;
+	Instrumentation *instr = node->ss.ps.instrument;
+	RowBatch   *b;
 
 	if (instr != NULL)
 		InstrStartNode(instr);
-	r = reader_of(state);
-	if (r->desc != ss->ss_ScanTupleSlot->tts_tupleDescriptor)
-		col_reader_use_desc(r, ss->ss_ScanTupleSlot->tts_tupleDescriptor);
-	for (;;)
-	{
-		uint32	   *sel;
-		uint32		nsel = 0;
-		uint32		i;
-
-		CHECK_FOR_INTERRUPTS();
-		if (!col_reader_next_batch(r, true))
-		{
-			b = NULL;
-			break;
-		}
-		b = &r->batch;
-		r->have_batch = false;	/* not for col_reader_next_slot */
-		if (qual == NULL || r->batch_all_match)
-			break;
-
-		sel = MemoryContextAlloc(r->batch_cxt, sizeof(uint32) * Max(b->nrows, 1));
-		for (i = 0; i < b->nrows; i++)
-		{
-			col_reader_store_row(r, i, ss->ss_ScanTupleSlot);
-			econtext->ecxt_scantuple = ss->ss_ScanTupleSlot;
-			if (ExecQual(qual, econtext))
-				sel[nsel++] = i;
-			else
-				InstrCountFiltered1(ss, 1);
-			ResetExprContext(econtext);
-		}
-		if (nsel > 0)
-		{
-			b->sel = sel;
-			b->nsel = nsel;
-			break;
-		}
-	}
+	b = next_filtered_batch((ColScanState *) node);
 	if (instr != NULL)
 		InstrStopNode(instr, b != NULL ? (double) b->nsel : 0.0);
 	return b;
@@ -308,6 +380,7 @@ end_col_scan(CustomScanState *node)
 	ColScanState *state = (ColScanState *) node;
 
 	retire_reader(state);
+	state->batch = NULL;
 	if (state->shared != NULL && IsParallelWorker())
 	{
 		pg_atomic_fetch_add_u64(&state->shared->stripes_read, state->stripes_read);
@@ -325,6 +398,7 @@ rescan_col_scan(CustomScanState *node)
 
 	/* parameters may have new values: the pruning is rebuilt with the reader */
 	retire_reader(state);
+	state->batch = NULL;
 }
 
 /*
@@ -441,6 +515,16 @@ explain_col_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyText("Zone Map Filter", filter, es);
 	}
 
+	if (es->analyze && state->vfilter != NULL)
+	{
+		List	   *context = set_deparse_context_plan(es->deparse_cxt,
+													   node->ss.ps.plan, ancestors);
+
+		ExplainPropertyText("Vectorized Filter",
+							deparse_expression((Node *) make_ands_explicit(vec_filter_clauses(state->vfilter)),
+											   context, es->verbose, false),
+							es);
+	}
 	if (es->analyze)
 	{
 		uint64		stripes_read = state->stripes_read;

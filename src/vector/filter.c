@@ -1,0 +1,411 @@
+/*-------------------------------------------------------------------------
+ *
+ * filter.c
+ *	  Filter kernels: a scan's filter clauses evaluated on a batch's column
+ *	  arrays, leaving only the passing rows in its selection vector.
+ *	  Building a row (slot) and running the expression interpreter for
+ *	  each row was most of the cost of a selective filter once the column
+ *	  was decoded.
+ *
+ *	  Kernels, one per clause of the (implicitly ANDed) filter:
+ *	  - integer comparisons: a column of int2, int4, int8, date, timestamp
+ *	    or timestamptz against a value, with a built-in comparison operator
+ *	    of those types (< <= = >= > <>), compared as int64;
+ *	  - text LIKE 'prefix%' and LIKE 'literal' under a deterministic
+ *	    collation: a comparison of bytes (LIKE does not depend on the
+ *	    collation then, and a byte prefix of valid text is a character
+ *	    prefix);
+ *	  - IS NULL, IS NOT NULL;
+ *	  - any other column-against-value comparison whose operator function
+ *	    is strict and leakproof, called per value: it cannot fail or leak
+ *	    whatever rows it sees before the rest of the filter (row security
+ *	    quals included).
+ *	  The value is a constant, a parameter or a stable expression, computed
+ *	  when the filter is built (scan start and rescan).  Every clause is
+ *	  strict: a NULL column value never passes.  Other clauses stay with
+ *	  the caller, which evaluates them on the rows that pass.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "catalog/pg_collation.h"
+#include "catalog/pg_operator.h"
+#include "catalog/pg_type.h"
+#include "executor/executor.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/pathnodes.h"
+#include "optimizer/optimizer.h"
+#include "utils/datum.h"
+#include "utils/lsyscache.h"
+
+#include "vector/filter.h"
+
+typedef enum FilterKind
+{
+	FILTER_INT_CMP,
+	FILTER_BYTES,				/* LIKE prefix or literal */
+	FILTER_IS_NULL,
+	FILTER_IS_NOT_NULL,
+	FILTER_OPERATOR,
+	FILTER_NOTHING				/* compares with NULL: no row passes */
+} FilterKind;
+
+typedef enum IntCmp
+{
+	CMP_LT,
+	CMP_LE,
+	CMP_EQ,
+	CMP_GE,
+	CMP_GT,
+	CMP_NE
+} IntCmp;
+
+typedef struct FilterClause
+{
+	FilterKind	kind;
+	int			attno;			/* column, 0-based */
+	/* FILTER_INT_CMP: column cmp bound */
+	int16		width;			/* the column's typlen */
+	IntCmp		cmp;
+	int64		bound;
+	/* FILTER_BYTES */
+	char	   *bytes;
+	int			nbytes;
+	bool		prefix;			/* else the whole value */
+	/* FILTER_OPERATOR: fn(column, value), or fn(value, column) */
+	FmgrInfo	fn;
+	Oid			collation;
+	Datum		value;
+	bool		column_first;
+} FilterClause;
+
+struct VecFilter
+{
+	int			nclauses;
+	FilterClause *clauses;
+	List	   *exprs;			/* the clauses compiled */
+};
+
+static Var *
+column_of(Node *node, Index relid, TupleDesc desc)
+{
+	while (node && IsA(node, RelabelType))
+		node = (Node *) ((RelabelType *) node)->arg;
+	if (node && IsA(node, Var))
+	{
+		Var		   *var = (Var *) node;
+
+		if (var->varno == relid && var->varlevelsup == 0 &&
+			var->varattno > 0 && var->varattno <= desc->natts &&
+			!TupleDescAttr(desc, var->varattno - 1)->attisdropped)
+			return var;
+	}
+	return NULL;
+}
+
+/* A value for the scan's duration, in CurrentMemoryContext. */
+static Datum
+evaluate(Expr *expr, PlanState *parent, bool *isnull)
+{
+	ExprState  *state = ExecInitExpr(expr, parent);
+	Datum		value = ExecEvalExprSwitchContext(state, parent->ps_ExprContext, isnull);
+	int16		typlen;
+	bool		typbyval;
+
+	if (*isnull)
+		return (Datum) 0;
+	get_typlenbyval(exprType((Node *) expr), &typlen, &typbyval);
+	return datumCopy(value, typbyval, typlen);
+}
+
+/* The integer types whose built-in comparisons are int64 comparisons. */
+static int
+int_class(Oid type)
+{
+	switch (type)
+	{
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+			return 1;
+		case DATEOID:
+			return 2;
+		case TIMESTAMPOID:
+			return 3;
+		case TIMESTAMPTZOID:
+			return 4;
+		default:
+			return 0;
+	}
+}
+
+static int64
+int_value(Datum d, Oid type)
+{
+	switch (type)
+	{
+		case INT2OID:
+			return DatumGetInt16(d);
+		case INT4OID:
+		case DATEOID:
+			return DatumGetInt32(d);
+		default:
+			return DatumGetInt64(d);
+	}
+}
+
+/* col op value, col of the column's type, value of value_type */
+static bool
+compile_int_cmp(Oid opno, Form_pg_attribute attr, Oid value_type,
+				Datum value, FilterClause *c)
+{
+	static const char *const names[] = {"<", "<=", "=", ">=", ">", "<>"};
+	char	   *name;
+	int			i;
+
+	if (int_class(attr->atttypid) == 0 ||
+		int_class(attr->atttypid) != int_class(value_type) ||
+		opno >= FirstNormalObjectId)
+		return false;
+	name = get_opname(opno);
+	if (name == NULL)
+		return false;
+	for (i = 0; i < lengthof(names); i++)
+		if (strcmp(name, names[i]) == 0)
+		{
+			c->kind = FILTER_INT_CMP;
+			c->width = attr->attlen;
+			c->cmp = (IntCmp) i;
+			c->bound = int_value(value, value_type);
+			return true;
+		}
+	return false;
+}
+
+/*
+ * LIKE with a pattern of plain characters, alone or followed by one '%':
+ * no '_', no escape, no other '%'.
+ */
+static bool
+compile_like(Datum pattern, FilterClause *c)
+{
+	text	   *p = DatumGetTextPP(pattern);
+	const char *s = VARDATA_ANY(p);
+	int			n = VARSIZE_ANY_EXHDR(p);
+	int			i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] == '%' || s[i] == '_' || s[i] == '\\')
+			break;
+	if (i < n && !(s[i] == '%' && i == n - 1))
+		return false;
+	c->kind = FILTER_BYTES;
+	c->prefix = i < n;
+	c->nbytes = i;
+	c->bytes = palloc(Max(i, 1));
+	memcpy(c->bytes, s, i);
+	return true;
+}
+
+/* A clause with a kernel: fills *c; false leaves it to the caller. */
+static bool
+compile_clause(Expr *clause, Index relid, TupleDesc desc, PlanState *parent,
+			   FilterClause *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (IsA(clause, NullTest))
+	{
+		NullTest   *nt = (NullTest *) clause;
+		Var		   *var = column_of((Node *) nt->arg, relid, desc);
+
+		if (nt->argisrow || var == NULL)
+			return false;
+		c->kind = nt->nulltesttype == IS_NULL ? FILTER_IS_NULL : FILTER_IS_NOT_NULL;
+		c->attno = var->varattno - 1;
+		return true;
+	}
+	if (IsA(clause, OpExpr) && list_length(((OpExpr *) clause)->args) == 2)
+	{
+		OpExpr	   *op = (OpExpr *) clause;
+		Var		   *var;
+		Expr	   *other;
+		bool		column_first = true;
+		Form_pg_attribute attr;
+		Oid			opno = op->opno;
+		Datum		value;
+		bool		isnull;
+
+		if ((var = column_of(linitial(op->args), relid, desc)) != NULL)
+			other = lsecond(op->args);
+		else if ((var = column_of(lsecond(op->args), relid, desc)) != NULL)
+		{
+			other = linitial(op->args);
+			column_first = false;
+		}
+		else
+			return false;
+		if (contain_var_clause((Node *) other) ||
+			contain_volatile_functions((Node *) other) ||
+			!func_strict(op->opfuncid))
+			return false;
+		attr = TupleDescAttr(desc, var->varattno - 1);
+		c->attno = var->varattno - 1;
+
+		value = evaluate(other, parent, &isnull);
+		if (isnull)
+		{
+			c->kind = FILTER_NOTHING;	/* strict: NULL for every row */
+			return true;
+		}
+		if (!column_first)
+			opno = get_commutator(opno);
+		if (OidIsValid(opno) &&
+			compile_int_cmp(opno, attr, exprType((Node *) other), value, c))
+			return true;
+		if (column_first && op->opno == OID_TEXT_LIKE_OP &&
+			(attr->atttypid == TEXTOID || attr->atttypid == VARCHAROID) &&
+			(op->inputcollid == C_COLLATION_OID ||
+			 (OidIsValid(op->inputcollid) &&
+			  get_collation_isdeterministic(op->inputcollid))) &&
+			compile_like(value, c))
+			return true;
+		if (!get_func_leakproof(op->opfuncid))
+			return false;
+		c->kind = FILTER_OPERATOR;
+		fmgr_info(op->opfuncid, &c->fn);
+		c->collation = op->inputcollid;
+		c->value = value;
+		c->column_first = column_first;
+		return true;
+	}
+	return false;
+}
+
+VecFilter *
+vec_filter_build(List *quals, Index scanrelid, TupleDesc desc,
+				 PlanState *parent, List **rest)
+{
+	VecFilter  *f = palloc0(sizeof(VecFilter));
+	ListCell   *lc;
+
+	*rest = NIL;
+	f->clauses = palloc0(sizeof(FilterClause) * Max(list_length(quals), 1));
+	foreach(lc, quals)
+	{
+		Expr	   *clause = lfirst(lc);
+
+		if (IsA(clause, RestrictInfo))
+			clause = ((RestrictInfo *) clause)->clause;
+		if (compile_clause(clause, scanrelid, desc, parent,
+						   &f->clauses[f->nclauses]))
+		{
+			f->nclauses++;
+			f->exprs = lappend(f->exprs, clause);
+		}
+		else
+			*rest = lappend(*rest, clause);
+	}
+	if (f->nclauses == 0)
+	{
+		pfree(f->clauses);
+		pfree(f);
+		return NULL;
+	}
+	return f;
+}
+
+static inline bool
+int_passes(IntCmp cmp, int64 v, int64 bound)
+{
+	switch (cmp)
+	{
+		case CMP_LT:
+			return v < bound;
+		case CMP_LE:
+			return v <= bound;
+		case CMP_EQ:
+			return v == bound;
+		case CMP_GE:
+			return v >= bound;
+		case CMP_GT:
+			return v > bound;
+		case CMP_NE:
+			return v != bound;
+	}
+	return false;
+}
+
+/* Does row's value pass clause c? */
+static inline bool
+passes(const FilterClause *c, const ColumnBatch *col, uint32 row)
+{
+	Datum		v;
+
+	if (c->kind == FILTER_IS_NULL)
+		return col->isnull[row];
+	if (col->isnull[row])
+		return false;
+	v = col->values[row];
+	switch (c->kind)
+	{
+		case FILTER_INT_CMP:
+			return int_passes(c->cmp,
+							  c->width == 2 ? DatumGetInt16(v) :
+							  c->width == 4 ? DatumGetInt32(v) : DatumGetInt64(v),
+							  c->bound);
+		case FILTER_BYTES:
+			{
+				const char *s = VARDATA_ANY(DatumGetPointer(v));
+				int			n = VARSIZE_ANY_EXHDR(DatumGetPointer(v));
+
+				return (c->prefix ? n >= c->nbytes : n == c->nbytes) &&
+					memcmp(s, c->bytes, c->nbytes) == 0;
+			}
+		case FILTER_IS_NOT_NULL:
+			return true;
+		case FILTER_OPERATOR:
+			return DatumGetBool(c->column_first ?
+								FunctionCall2Coll((FmgrInfo *) &c->fn, c->collation, v, c->value) :
+								FunctionCall2Coll((FmgrInfo *) &c->fn, c->collation, c->value, v));
+		default:
+			return false;
+	}
+}
+
+void
+vec_filter_apply(VecFilter *f, RowBatch *b, uint32 *sel)
+{
+	int			i;
+
+	for (i = 0; i < f->nclauses; i++)
+	{
+		const FilterClause *c = &f->clauses[i];
+		const ColumnBatch *col = &b->cols[c->attno];
+		uint32		n = 0;
+		uint32		k;
+
+		if (c->kind == FILTER_NOTHING)
+		{
+			b->nsel = 0;
+			b->sel = sel;
+			return;
+		}
+		/* in place: sel may be b->sel, read ahead of where it is written */
+		for (k = 0; k < b->nsel; k++)
+		{
+			uint32		row = b->sel != NULL ? b->sel[k] : k;
+
+			if (passes(c, col, row))
+				sel[n++] = row;
+		}
+		b->sel = sel;
+		b->nsel = n;
+	}
+}
+
+List *
+vec_filter_clauses(VecFilter *f)
+{
+	return f->exprs;
+}
