@@ -27,13 +27,17 @@
 
 #include "catalog/pg_type.h"
 #include "utils/array.h"
+#include "catalog/pg_aggregate.h"
+#include "nodes/nodeFuncs.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/fmgroids.h"
 #include "utils/fmgrprotos.h"
 #include "utils/lsyscache.h"
 #include "utils/numeric.h"
+#include "utils/sortsupport.h"
 #include "utils/timestamp.h"
+#include "utils/typcache.h"
 
 #include "vector/agg_kernels.h"
 #include "vector/agg_partial.h"
@@ -84,7 +88,7 @@ count_any_add(void *states, const uint32 *groups, const ColumnBatch *col,
 }
 
 static Datum
-count_final(const void *state, AggStateBuilder *builder, bool *isnull)
+count_final(void *state, void *info, bool *isnull)
 {
 	*isnull = false;
 	return Int64GetDatum(*(const int64 *) state);
@@ -123,7 +127,7 @@ DEFINE_INT_SUM_ADD(int2_sum_add, DatumGetInt16)
 DEFINE_INT_SUM_ADD(int4_sum_add, DatumGetInt32)
 
 static Datum
-int_sum_final(const void *state, AggStateBuilder *builder, bool *isnull)
+int_sum_final(void *state, void *info, bool *isnull)
 {
 	const IntSum *st = state;
 
@@ -140,7 +144,7 @@ numeric_average(Datum sum, int64 count)
 }
 
 static Datum
-int_avg_final(const void *state, AggStateBuilder *builder, bool *isnull)
+int_avg_final(void *state, void *info, bool *isnull)
 {
 	const IntSum *st = state;
 
@@ -165,7 +169,7 @@ state_array(Oid elemtype, const Datum *elems, int n)
 
 /* int2_avg_accum's and int4_avg_accum's state: {count, sum} */
 static Datum
-int_avg_partial(const void *state, AggStateBuilder *builder, bool *isnull)
+int_avg_partial(void *state, void *info, bool *isnull)
 {
 	const IntSum *st = state;
 	Datum		elems[2];
@@ -242,7 +246,7 @@ numeric_sum_add(void *states, const uint32 *groups, const ColumnBatch *col,
 }
 
 static Datum
-wide_sum_final(const void *state, AggStateBuilder *builder, bool *isnull)
+wide_sum_final(void *state, void *info, bool *isnull)
 {
 	const WideSum *st = state;
 
@@ -251,7 +255,7 @@ wide_sum_final(const void *state, AggStateBuilder *builder, bool *isnull)
 }
 
 static Datum
-wide_avg_final(const void *state, AggStateBuilder *builder, bool *isnull)
+wide_avg_final(void *state, void *info, bool *isnull)
 {
 	const WideSum *st = state;
 
@@ -263,7 +267,7 @@ wide_avg_final(const void *state, AggStateBuilder *builder, bool *isnull)
 
 /* the partial states are internal: serialized by PostgreSQL's functions */
 static Datum
-int8_sum_partial(const void *state, AggStateBuilder *builder, bool *isnull)
+int8_sum_partial(void *state, void *info, bool *isnull)
 {
 	const WideSum *st = state;
 
@@ -273,21 +277,29 @@ int8_sum_partial(const void *state, AggStateBuilder *builder, bool *isnull)
 	/* agg_kernel_safe has made sure that the sum fits */
 	if (st->sum < PG_INT64_MIN || st->sum > PG_INT64_MAX)
 		elog(ERROR, "int8 sum outside the bounds its zone maps gave");
-	return agg_state_builder_build(builder, Int64GetDatum((int64) st->sum),
+	return agg_state_builder_build(info, Int64GetDatum((int64) st->sum),
 								   st->count);
 }
 
 static Datum
-numeric_sum_partial(const void *state, AggStateBuilder *builder, bool *isnull)
+numeric_sum_partial(void *state, void *info, bool *isnull)
 {
 	const WideSum *st = state;
 
 	*isnull = st->count == 0;
 	if (*isnull)
 		return (Datum) 0;
-	return agg_state_builder_build(builder,
+	return agg_state_builder_build(info,
 								   numeric_from_scaled(st->sum, st->scale),
 								   st->count);
+}
+
+/* partial states of int8 and numeric sums: serialized by PostgreSQL */
+static bool
+wide_setup(Aggref *aggref, bool partial, void **info)
+{
+	*info = partial ? agg_state_builder_create(aggref->aggfnoid) : NULL;
+	return !partial || *info != NULL;
 }
 
 #endif							/* VEC_HAVE_SCALED_NUMERIC */
@@ -336,7 +348,7 @@ DEFINE_FLOAT_SUM_ADD(float4_sum_add, Float4Sum, float4, DatumGetFloat4)
 DEFINE_FLOAT_SUM_ADD(float8_sum_add, Float8Sum, float8, DatumGetFloat8)
 
 static Datum
-float4_sum_final(const void *state, AggStateBuilder *builder, bool *isnull)
+float4_sum_final(void *state, void *info, bool *isnull)
 {
 	const Float4Sum *st = state;
 
@@ -345,7 +357,7 @@ float4_sum_final(const void *state, AggStateBuilder *builder, bool *isnull)
 }
 
 static Datum
-float8_sum_final(const void *state, AggStateBuilder *builder, bool *isnull)
+float8_sum_final(void *state, void *info, bool *isnull)
 {
 	const Float8Sum *st = state;
 
@@ -390,7 +402,7 @@ DEFINE_FLOAT_AVG_ADD(float4_avg_add, DatumGetFloat4)
 DEFINE_FLOAT_AVG_ADD(float8_avg_add, DatumGetFloat8)
 
 static Datum
-float_avg_final(const void *state, AggStateBuilder *builder, bool *isnull)
+float_avg_final(void *state, void *info, bool *isnull)
 {
 	const FloatAvg *st = state;
 
@@ -405,7 +417,7 @@ float_avg_final(const void *state, AggStateBuilder *builder, bool *isnull)
  * agg_kernel_safe.
  */
 static Datum
-float_avg_partial(const void *state, AggStateBuilder *builder, bool *isnull)
+float_avg_partial(void *state, void *info, bool *isnull)
 {
 	const FloatAvg *st = state;
 	Datum		elems[3];
@@ -476,7 +488,7 @@ DEFINE_MINMAX_ADD(float8_max_add, float8, DatumGetFloat8, >, NOT_NAN)
  * so that the result never points into a column buffer.
  */
 static Datum
-minmax_final(const void *state, AggStateBuilder *builder, bool *isnull)
+minmax_final(void *state, void *info, bool *isnull)
 {
 	const MinMax *st = state;
 
@@ -485,7 +497,7 @@ minmax_final(const void *state, AggStateBuilder *builder, bool *isnull)
 }
 
 static Datum
-int8_minmax_final(const void *state, AggStateBuilder *builder, bool *isnull)
+int8_minmax_final(void *state, void *info, bool *isnull)
 {
 	const MinMax *st = state;
 
@@ -494,7 +506,7 @@ int8_minmax_final(const void *state, AggStateBuilder *builder, bool *isnull)
 }
 
 static Datum
-float8_minmax_final(const void *state, AggStateBuilder *builder, bool *isnull)
+float8_minmax_final(void *state, void *info, bool *isnull)
 {
 	const MinMax *st = state;
 
@@ -502,42 +514,164 @@ float8_minmax_final(const void *state, AggStateBuilder *builder, bool *isnull)
 	return st->has ? Float8GetDatum(DatumGetFloat8(st->value)) : (Datum) 0;
 }
 
+/*
+ * percentile_disc(fraction) WITHIN GROUP (ORDER BY x): the group's values,
+ * sorted at the end with the ORDER BY's operator, and the one at
+ * ceil(fraction x count), as percentile_disc_result picks it.  Only for
+ * the integer, date and timestamp types, where equal values are the same
+ * value, so the order of ties cannot show in the result.
+ */
+typedef struct ValueList
+{
+	Datum	   *values;
+	uint32		n;
+	uint32		allocated;
+} ValueList;
+
+typedef struct PercentileInfo
+{
+	float8		fraction;
+	SortSupportData ssup;
+} PercentileInfo;
+
+static bool
+value_list_add(void *states, const uint32 *groups, const ColumnBatch *col,
+			   const uint32 *sel, uint32 nsel)
+{
+	uint32		k;
+
+	for (k = 0; k < nsel; k++)
+	{
+		uint32		row = SEL_ROW(k);
+		ValueList  *st;
+
+		if (col->isnull[row])
+			continue;
+		st = STATE_OF(ValueList, row);
+		if (st->n == st->allocated)
+		{
+			st->allocated = Max(st->allocated * 2, 64);
+			st->values = st->values == NULL ?
+				palloc_extended(sizeof(Datum) * st->allocated, MCXT_ALLOC_HUGE) :
+				repalloc_huge(st->values, sizeof(Datum) * st->allocated);
+		}
+		st->values[st->n++] = col->values[row];
+	}
+	return true;
+}
+
+static int
+compare_values(const void *a, const void *b, void *arg)
+{
+	return ApplySortComparator(*(const Datum *) a, false,
+							   *(const Datum *) b, false, arg);
+}
+
+static Datum
+percentile_disc_result(void *state, void *info, bool *isnull)
+{
+	ValueList  *st = state;
+	PercentileInfo *p = info;
+	int64		rownum;
+
+	*isnull = st->n == 0;
+	if (*isnull)
+		return (Datum) 0;
+	qsort_arg(st->values, st->n, sizeof(Datum), compare_values, &p->ssup);
+	rownum = (int64) ceil(p->fraction * st->n);
+	return st->values[Max(rownum, 1) - 1];
+}
+
+/* The fraction, when it is a constant in [0, 1]; else -1. */
+static float8
+percentile_fraction(Aggref *aggref)
+{
+	Const	   *c;
+	float8		f;
+
+	if (list_length(aggref->aggdirectargs) != 1 ||
+		!IsA(linitial(aggref->aggdirectargs), Const))
+		return -1;
+	c = linitial(aggref->aggdirectargs);
+	if (c->consttype != FLOAT8OID || c->constisnull)
+		return -1;
+	f = DatumGetFloat8(c->constvalue);
+	return (f >= 0 && f <= 1) ? f : -1;
+}
+
+static bool
+percentile_plannable(Aggref *aggref)
+{
+	SortGroupClause *order;
+	TargetEntry *arg;
+	TypeCacheEntry *tc;
+	Oid			type;
+
+	if (aggref->aggkind != AGGKIND_ORDERED_SET ||
+		percentile_fraction(aggref) < 0 ||
+		list_length(aggref->args) != 1 || list_length(aggref->aggorder) != 1)
+		return false;
+	arg = linitial(aggref->args);
+	order = linitial(aggref->aggorder);
+	type = exprType((Node *) arg->expr);
+	if (type != INT2OID && type != INT4OID && type != INT8OID &&
+		type != DATEOID && type != TIMESTAMPOID && type != TIMESTAMPTZOID)
+		return false;
+	tc = lookup_type_cache(type, TYPECACHE_LT_OPR | TYPECACHE_GT_OPR);
+	return order->sortop == tc->lt_opr || order->sortop == tc->gt_opr;
+}
+
+static bool
+percentile_setup(Aggref *aggref, bool partial, void **info)
+{
+	PercentileInfo *p = palloc0(sizeof(PercentileInfo));
+	SortGroupClause *order = linitial(aggref->aggorder);
+
+	p->fraction = percentile_fraction(aggref);
+	p->ssup.ssup_cxt = CurrentMemoryContext;
+	p->ssup.ssup_collation = aggref->inputcollid;
+	PrepareSortSupportFromOrderingOp(order->sortop, &p->ssup);
+	*info = p;
+	return !partial;
+}
+
 #define ALWAYS AGG_SAFE_ALWAYS
 #define FLOAT AGG_SAFE_FLOAT
 
 static const AggKernel kernels[] = {
-	{F_COUNT_, sizeof(int64), count_star_add, count_final, count_final, false, ALWAYS},
-	{F_COUNT_ANY, sizeof(int64), count_any_add, count_final, count_final, false, ALWAYS},
-	{F_SUM_INT2, sizeof(IntSum), int2_sum_add, int_sum_final, int_sum_final, false, ALWAYS},
-	{F_SUM_INT4, sizeof(IntSum), int4_sum_add, int_sum_final, int_sum_final, false, ALWAYS},
-	{F_AVG_INT2, sizeof(IntSum), int2_sum_add, int_avg_final, int_avg_partial, false, ALWAYS},
-	{F_AVG_INT4, sizeof(IntSum), int4_sum_add, int_avg_final, int_avg_partial, false, ALWAYS},
+	{F_COUNT_, sizeof(int64), count_star_add, count_final, count_final, NULL, ALWAYS, NULL},
+	{F_COUNT_ANY, sizeof(int64), count_any_add, count_final, count_final, NULL, ALWAYS, NULL},
+	{F_SUM_INT2, sizeof(IntSum), int2_sum_add, int_sum_final, int_sum_final, NULL, ALWAYS, NULL},
+	{F_SUM_INT4, sizeof(IntSum), int4_sum_add, int_sum_final, int_sum_final, NULL, ALWAYS, NULL},
+	{F_AVG_INT2, sizeof(IntSum), int2_sum_add, int_avg_final, int_avg_partial, NULL, ALWAYS, NULL},
+	{F_AVG_INT4, sizeof(IntSum), int4_sum_add, int_avg_final, int_avg_partial, NULL, ALWAYS, NULL},
 #ifdef VEC_HAVE_SCALED_NUMERIC
-	{F_SUM_INT8, sizeof(WideSum), int8_sum_add, wide_sum_final, int8_sum_partial, true, AGG_SAFE_INT8_SUM},
-	{F_AVG_INT8, sizeof(WideSum), int8_sum_add, wide_avg_final, int8_sum_partial, true, AGG_SAFE_INT8_SUM},
-	{F_SUM_NUMERIC, sizeof(WideSum), numeric_sum_add, wide_sum_final, numeric_sum_partial, true, AGG_SAFE_NUMERIC},
-	{F_AVG_NUMERIC, sizeof(WideSum), numeric_sum_add, wide_avg_final, numeric_sum_partial, true, AGG_SAFE_NUMERIC},
+	{F_SUM_INT8, sizeof(WideSum), int8_sum_add, wide_sum_final, int8_sum_partial, wide_setup, AGG_SAFE_INT8_SUM, NULL},
+	{F_AVG_INT8, sizeof(WideSum), int8_sum_add, wide_avg_final, int8_sum_partial, wide_setup, AGG_SAFE_INT8_SUM, NULL},
+	{F_SUM_NUMERIC, sizeof(WideSum), numeric_sum_add, wide_sum_final, numeric_sum_partial, wide_setup, AGG_SAFE_NUMERIC, NULL},
+	{F_AVG_NUMERIC, sizeof(WideSum), numeric_sum_add, wide_avg_final, numeric_sum_partial, wide_setup, AGG_SAFE_NUMERIC, NULL},
 #endif
-	{F_SUM_FLOAT4, sizeof(Float4Sum), float4_sum_add, float4_sum_final, float4_sum_final, false, FLOAT},
-	{F_SUM_FLOAT8, sizeof(Float8Sum), float8_sum_add, float8_sum_final, float8_sum_final, false, FLOAT},
-	{F_AVG_FLOAT4, sizeof(FloatAvg), float4_avg_add, float_avg_final, float_avg_partial, false, FLOAT},
-	{F_AVG_FLOAT8, sizeof(FloatAvg), float8_avg_add, float_avg_final, float_avg_partial, false, FLOAT},
-	{F_MIN_INT2, sizeof(MinMax), int2_min_add, minmax_final, minmax_final, false, ALWAYS},
-	{F_MAX_INT2, sizeof(MinMax), int2_max_add, minmax_final, minmax_final, false, ALWAYS},
-	{F_MIN_INT4, sizeof(MinMax), int4_min_add, minmax_final, minmax_final, false, ALWAYS},
-	{F_MAX_INT4, sizeof(MinMax), int4_max_add, minmax_final, minmax_final, false, ALWAYS},
-	{F_MIN_DATE, sizeof(MinMax), int4_min_add, minmax_final, minmax_final, false, ALWAYS},
-	{F_MAX_DATE, sizeof(MinMax), int4_max_add, minmax_final, minmax_final, false, ALWAYS},
-	{F_MIN_INT8, sizeof(MinMax), int8_min_add, int8_minmax_final, int8_minmax_final, false, ALWAYS},
-	{F_MAX_INT8, sizeof(MinMax), int8_max_add, int8_minmax_final, int8_minmax_final, false, ALWAYS},
-	{F_MIN_TIMESTAMP, sizeof(MinMax), int8_min_add, int8_minmax_final, int8_minmax_final, false, ALWAYS},
-	{F_MAX_TIMESTAMP, sizeof(MinMax), int8_max_add, int8_minmax_final, int8_minmax_final, false, ALWAYS},
-	{F_MIN_TIMESTAMPTZ, sizeof(MinMax), int8_min_add, int8_minmax_final, int8_minmax_final, false, ALWAYS},
-	{F_MAX_TIMESTAMPTZ, sizeof(MinMax), int8_max_add, int8_minmax_final, int8_minmax_final, false, ALWAYS},
-	{F_MIN_FLOAT4, sizeof(MinMax), float4_min_add, minmax_final, minmax_final, false, FLOAT},
-	{F_MAX_FLOAT4, sizeof(MinMax), float4_max_add, minmax_final, minmax_final, false, FLOAT},
-	{F_MIN_FLOAT8, sizeof(MinMax), float8_min_add, float8_minmax_final, float8_minmax_final, false, FLOAT},
-	{F_MAX_FLOAT8, sizeof(MinMax), float8_max_add, float8_minmax_final, float8_minmax_final, false, FLOAT},
+	{F_SUM_FLOAT4, sizeof(Float4Sum), float4_sum_add, float4_sum_final, float4_sum_final, NULL, FLOAT, NULL},
+	{F_SUM_FLOAT8, sizeof(Float8Sum), float8_sum_add, float8_sum_final, float8_sum_final, NULL, FLOAT, NULL},
+	{F_AVG_FLOAT4, sizeof(FloatAvg), float4_avg_add, float_avg_final, float_avg_partial, NULL, FLOAT, NULL},
+	{F_AVG_FLOAT8, sizeof(FloatAvg), float8_avg_add, float_avg_final, float_avg_partial, NULL, FLOAT, NULL},
+	{F_MIN_INT2, sizeof(MinMax), int2_min_add, minmax_final, minmax_final, NULL, ALWAYS, NULL},
+	{F_MAX_INT2, sizeof(MinMax), int2_max_add, minmax_final, minmax_final, NULL, ALWAYS, NULL},
+	{F_MIN_INT4, sizeof(MinMax), int4_min_add, minmax_final, minmax_final, NULL, ALWAYS, NULL},
+	{F_MAX_INT4, sizeof(MinMax), int4_max_add, minmax_final, minmax_final, NULL, ALWAYS, NULL},
+	{F_MIN_DATE, sizeof(MinMax), int4_min_add, minmax_final, minmax_final, NULL, ALWAYS, NULL},
+	{F_MAX_DATE, sizeof(MinMax), int4_max_add, minmax_final, minmax_final, NULL, ALWAYS, NULL},
+	{F_MIN_INT8, sizeof(MinMax), int8_min_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL},
+	{F_MAX_INT8, sizeof(MinMax), int8_max_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL},
+	{F_MIN_TIMESTAMP, sizeof(MinMax), int8_min_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL},
+	{F_MAX_TIMESTAMP, sizeof(MinMax), int8_max_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL},
+	{F_MIN_TIMESTAMPTZ, sizeof(MinMax), int8_min_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL},
+	{F_MAX_TIMESTAMPTZ, sizeof(MinMax), int8_max_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL},
+	{F_MIN_FLOAT4, sizeof(MinMax), float4_min_add, minmax_final, minmax_final, NULL, FLOAT, NULL},
+	{F_MAX_FLOAT4, sizeof(MinMax), float4_max_add, minmax_final, minmax_final, NULL, FLOAT, NULL},
+	{F_MIN_FLOAT8, sizeof(MinMax), float8_min_add, float8_minmax_final, float8_minmax_final, NULL, FLOAT, NULL},
+	{F_MAX_FLOAT8, sizeof(MinMax), float8_max_add, float8_minmax_final, float8_minmax_final, NULL, FLOAT, NULL},
+	{F_PERCENTILE_DISC_FLOAT8_ANYELEMENT, sizeof(ValueList), value_list_add, percentile_disc_result, NULL, percentile_setup, ALWAYS, percentile_plannable},
 };
 
 const AggKernel *
@@ -564,6 +698,24 @@ numeric_typmod_fits(int32 typmod)
 	/* the scale is 11 bits, two's complement from PostgreSQL 15 on */
 	scale = (((typmod - VARHDRSZ) & 0x7ff) ^ 1024) - 1024;
 	return precision <= 18 && scale >= 0 && scale <= 18;
+}
+
+const AggKernel *
+agg_kernel_for(Aggref *aggref, AggSplit split)
+{
+	const AggKernel *k = agg_kernel_find(aggref->aggfnoid);
+
+	if (k == NULL || (split != AGGSPLIT_SIMPLE && k->partial == NULL) ||
+		aggref->aggsplit != split || aggref->aggdistinct != NIL ||
+		aggref->aggfilter != NULL || aggref->agglevelsup != 0 ||
+		aggref->aggvariadic)
+		return NULL;
+	if (k->plannable != NULL)
+		return k->plannable(aggref) ? k : NULL;
+	if (aggref->aggorder != NIL || aggref->aggdirectargs != NIL ||
+		aggref->aggkind != AGGKIND_NORMAL)
+		return NULL;
+	return k;
 }
 
 bool

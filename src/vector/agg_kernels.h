@@ -14,6 +14,8 @@
 #include "postgres.h"
 
 #include "access/tupdesc.h"
+#include "nodes/nodes.h"
+#include "nodes/primnodes.h"
 
 #include "vector/batch.h"
 
@@ -30,16 +32,19 @@ typedef bool (*AggKernelAdd) (void *states, const uint32 *groups,
 							  const ColumnBatch *col, const uint32 *sel,
 							  uint32 nsel);
 
-struct AggStateBuilder;
-
 /*
  * The aggregate's result from one group's state, or its partial state as
- * a Partial Aggregate would emit it (for partial: builder is the kernel's
- * AggStateBuilder when it needs one); in CurrentMemoryContext.
+ * a Partial Aggregate would emit it; info is what the kernel's setup made
+ * for this aggregate.  In CurrentMemoryContext; called once per group.
  */
-typedef Datum (*AggKernelResult) (const void *state,
-								  struct AggStateBuilder *builder,
-								  bool *isnull);
+typedef Datum (*AggKernelResult) (void *state, void *info, bool *isnull);
+
+/*
+ * Execution-time set-up of one aggregate (partial: as a Partial
+ * Aggregate): *info for the result functions; false when the kernel
+ * cannot compute it after all (the caller leaves the query to PostgreSQL).
+ */
+typedef bool (*AggKernelSetup) (Aggref *aggref, bool partial, void **info);
 
 /*
  * What the values of a column must be for add() never to return false,
@@ -61,12 +66,21 @@ typedef struct AggKernel
 	AggKernelAdd add;
 	AggKernelResult final;
 	AggKernelResult partial;	/* NULL: not as a partial aggregate */
-	bool		needs_builder;	/* partial state through agg_partial.c */
+	AggKernelSetup setup;		/* NULL: none needed */
 	AggKernelSafety safety;
+	/* ordered-set aggregates: direct and ORDER BY arguments it takes */
+	bool		(*plannable) (Aggref *aggref);
 } AggKernel;
 
 /* The kernel of aggregate function aggfnoid, or NULL if there is none. */
 extern const AggKernel *agg_kernel_find(Oid aggfnoid);
+
+/*
+ * Planning: the kernel of aggref (split: as a whole or partial
+ * aggregate), or NULL when it has none: DISTINCT, FILTER, ORDER BY (but
+ * what an ordered-set kernel takes), variadic, outer-level aggregates.
+ */
+extern const AggKernel *agg_kernel_for(Aggref *aggref, AggSplit split);
 
 /*
  * Can a partial aggregation use kernel k on column attr, whose values

@@ -39,6 +39,7 @@
 #include "catalog/stripe_meta.h"
 #include "catalog/zone_map.h"
 #include "utils/memutils.h"
+#include "utils/sortsupport.h"
 #include "utils/rel.h"
 #include "utils/builtins.h"
 #include "utils/ruleutils.h"
@@ -56,7 +57,7 @@ typedef struct VecAggColumn
 	const AggKernel *kernel;	/* NULL: the group key */
 	int			attno;			/* input column, 0-based; -1: count(*) */
 	char	   *states;			/* [allocated groups] of state_size */
-	AggStateBuilder *builder;	/* partial states through agg_partial.c */
+	void	   *info;			/* what the kernel's setup made */
 } VecAggColumn;
 
 typedef struct VecAggState
@@ -66,6 +67,10 @@ typedef struct VecAggState
 	CustomScanState *scan;		/* the ColcompressScan below it */
 	int			key_attno;		/* 0-based; -1: no grouping */
 	bool		partial;		/* emits partial states */
+	bool		kernels_ready;	/* every kernel's setup succeeded */
+	/* GroupAggregate: groups come out in the Sort's order (NULL: any) */
+	SortSupport key_order;
+	uint32	   *order;			/* the groups, sorted */
 	int			ncolumns;
 	VecAggColumn *columns;
 
@@ -127,11 +132,24 @@ begin_vector_agg(CustomScanState *node, EState *estate, int eflags)
 
 	state->agg = ExecInitNode(linitial(cscan->custom_plans), estate, eflags);
 	state->scan = (CustomScanState *) outerPlanState(state->agg);
+	/* a GroupAggregate's input: the Sort of the scan */
+	if (IsA(state->scan, SortState))
+		state->scan = (CustomScanState *) outerPlanState(state->scan);
 	/* EXPLAIN shows the scan under this node; the Agg is a reserve */
 	node->custom_ps = list_make1(state->scan);
 
 	state->key_attno = linitial_int(cscan->custom_private) - 1;
 	state->partial = lsecond_int(cscan->custom_private) != 0;
+	if (list_length(cscan->custom_private) == 5)
+	{
+		state->key_order = palloc0(sizeof(SortSupportData));
+		state->key_order->ssup_cxt = CurrentMemoryContext;
+		state->key_order->ssup_collation = (Oid) list_nth_int(cscan->custom_private, 3);
+		state->key_order->ssup_nulls_first = list_nth_int(cscan->custom_private, 4) != 0;
+		PrepareSortSupportFromOrderingOp((Oid) list_nth_int(cscan->custom_private, 2),
+										 state->key_order);
+	}
+	state->kernels_ready = true;
 	state->ncolumns = list_length(cscan->custom_scan_tlist);
 	state->columns = palloc0(sizeof(VecAggColumn) * Max(state->ncolumns, 1));
 	foreach(lc, cscan->custom_scan_tlist)
@@ -144,8 +162,9 @@ begin_vector_agg(CustomScanState *node, EState *estate, int eflags)
 			Aggref	   *aggref = (Aggref *) te->expr;
 
 			col->kernel = agg_kernel_find(aggref->aggfnoid);
-			if (state->partial && col->kernel->needs_builder)
-				col->builder = agg_state_builder_create(aggref->aggfnoid);
+			if (col->kernel->setup != NULL &&
+				!col->kernel->setup(aggref, state->partial, &col->info))
+				state->kernels_ready = false;
 			col->attno = -1;
 			if (aggref->args != NIL)
 				col->attno = ((Var *) ((TargetEntry *) linitial(aggref->args))->expr)->varattno - 1;
@@ -208,6 +227,7 @@ reset_groups(VecAggState *state)
 	for (i = 0; i < state->ncolumns; i++)
 		state->columns[i].states = NULL;
 	state->next_group = 0;
+	state->order = NULL;
 }
 
 /*
@@ -248,8 +268,6 @@ partial_safe(VecAggState *state)
 
 		if (col->kernel == NULL || col->kernel->safety == AGG_SAFE_ALWAYS)
 			continue;
-		if (col->kernel->needs_builder && col->builder == NULL)
-			return false;
 		attr = TupleDescAttr(desc, col->attno);
 		foreach(lc, stripes)
 		{
@@ -277,6 +295,7 @@ static bool
 add_batch(VecAggState *state, RowBatch *b)
 {
 	const uint32 *groups = NULL;
+	MemoryContext old;
 	int			i;
 
 	if (state->grouping->methods != NULL)
@@ -295,6 +314,8 @@ add_batch(VecAggState *state, RowBatch *b)
 	}
 	grow_states(state);
 
+	/* kernels that keep values (percentile) allocate in the groups' memory */
+	old = MemoryContextSwitchTo(state->agg_cxt);
 	for (i = 0; i < state->ncolumns; i++)
 	{
 		VecAggColumn *col = &state->columns[i];
@@ -305,11 +326,39 @@ add_batch(VecAggState *state, RowBatch *b)
 							  col->attno >= 0 ? &b->cols[col->attno] : NULL,
 							  b->sel, b->nsel))
 		{
+			MemoryContextSwitchTo(old);
 			fall_back(state, "a value the kernels do not compute exactly");
 			return false;
 		}
 	}
+	MemoryContextSwitchTo(old);
 	return true;
+}
+
+static int
+compare_groups(const void *a, const void *b, void *arg)
+{
+	VecAggState *state = arg;
+	AggGrouping *g = state->grouping;
+	bool		a_null;
+	bool		b_null;
+	Datum		a_key = g->methods->key(g, *(const uint32 *) a, &a_null);
+	Datum		b_key = g->methods->key(g, *(const uint32 *) b, &b_null);
+
+	return ApplySortComparator(a_key, a_null, b_key, b_null, state->key_order);
+}
+
+/* A GroupAggregate's groups in its Sort's order. */
+static void
+order_groups(VecAggState *state)
+{
+	uint32		n = state->grouping->ngroups;
+	uint32		i;
+
+	state->order = MemoryContextAllocHuge(state->agg_cxt, sizeof(uint32) * Max(n, 1));
+	for (i = 0; i < n; i++)
+		state->order[i] = i;
+	qsort_arg(state->order, n, sizeof(uint32), compare_groups, state);
 }
 
 /* Starts aggregating: checks whether to, creates the first groups. */
@@ -319,6 +368,8 @@ start(VecAggState *state)
 	state->started = true;
 	if (!storage_engine_enable_vectorized_aggregation)
 		fall_back(state, "storage_engine.enable_vectorized_aggregation is off");
+	else if (!state->kernels_ready)
+		fall_back(state, "an aggregate the kernels cannot compute here");
 	else if (state->partial && !partial_safe(state))
 		fall_back(state, "values a partial aggregation cannot take");
 }
@@ -356,10 +407,9 @@ aggregate(VecAggState *state)
 			continue;
 		if (!add_batch(state, b))
 			return;
-		if (state->grouping->methods != NULL &&
-			MemoryContextMemAllocated(state->agg_cxt, true) > limit)
+		if (MemoryContextMemAllocated(state->agg_cxt, true) > limit)
 		{
-			if (state->partial)
+			if (state->partial && state->grouping->methods != NULL)
 				return;			/* emit these groups, then go on */
 			fall_back(state, "more groups than hash_mem holds");
 			return;
@@ -388,8 +438,12 @@ exec_vector_agg(CustomScanState *node)
 		if (state->input_done)
 			return ExecClearTuple(slot);
 		aggregate(state);
+		if (state->input_done && !state->fell_back && state->key_order != NULL)
+			order_groups(state);
 	}
-	group = state->next_group++;
+	group = state->order != NULL ? state->order[state->next_group] :
+		state->next_group;
+	state->next_group++;
 
 	ExecClearTuple(slot);
 	MemoryContextReset(state->out_cxt);
@@ -409,7 +463,7 @@ exec_vector_agg(CustomScanState *node)
 			}
 			result = state->partial ? col->kernel->partial : col->kernel->final;
 			slot->tts_values[i] = result(col->states + col->kernel->state_size * group,
-										 col->builder, &slot->tts_isnull[i]);
+										 col->info, &slot->tts_isnull[i]);
 		}
 		MemoryContextSwitchTo(old);
 	}

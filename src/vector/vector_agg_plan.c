@@ -12,12 +12,15 @@
  *	  - it aggregates whole (AGGSPLIT_SIMPLE) or is the partial half of a
  *	    parallel aggregation (AGGSPLIT_INITIAL_SERIAL, every kernel able to
  *	    emit partial states), without grouping sets or HAVING;
- *	  - it groups by nothing (plain) or by one column through a hash
- *	    table, with the column type's default equality under a
- *	    deterministic collation (agg_grouping_supports);
+ *	  - it groups by nothing (plain) or by one column, through a hash
+ *	    table or over a Sort of the scan (GroupAggregate: the node then
+ *	    returns its groups in the Sort's order), with the column type's
+ *	    default equality under a deterministic collation
+ *	    (agg_grouping_supports);
  *	  - its target list holds only aggregates with a kernel, each over one
- *	    plain column of the scan (or count(*)), without DISTINCT, ORDER BY
- *	    or FILTER, and the grouping column itself.
+ *	    plain column of the scan (or count(*)), without DISTINCT or FILTER
+ *	    (ORDER BY only where an ordered-set kernel takes it), and the
+ *	    grouping column itself.
  *
  *-------------------------------------------------------------------------
  */
@@ -37,20 +40,40 @@
 
 static planner_hook_type prev_planner = NULL;
 
+/*
+ * What an Agg reads: the ColcompressScan, directly or through a Sort that
+ * passes its rows on (a GroupAggregate's input).
+ */
+typedef struct AggInput
+{
+	Plan	   *input;			/* the Agg's lefttree */
+	CustomScan *scan;
+} AggInput;
+
 /* The scan's column behind Agg input column resno, or NULL. */
 static Var *
-scan_column(CustomScan *scan, AttrNumber resno)
+input_column(AggInput *in, AttrNumber resno)
 {
 	TargetEntry *te;
 	Var		   *var;
 
-	if (resno < 1 || resno > list_length(scan->scan.plan.targetlist))
+	if (in->input != (Plan *) in->scan)
+	{
+		/* a Sort: its output columns are its input's */
+		if (resno < 1 || resno > list_length(in->input->targetlist))
+			return NULL;
+		te = list_nth(in->input->targetlist, resno - 1);
+		if (!IsA(te->expr, Var) || ((Var *) te->expr)->varno != OUTER_VAR)
+			return NULL;
+		resno = ((Var *) te->expr)->varattno;
+	}
+	if (resno < 1 || resno > list_length(in->scan->scan.plan.targetlist))
 		return NULL;
-	te = list_nth(scan->scan.plan.targetlist, resno - 1);
+	te = list_nth(in->scan->scan.plan.targetlist, resno - 1);
 	if (!IsA(te->expr, Var))
 		return NULL;
 	var = (Var *) te->expr;
-	if (var->varno != scan->scan.scanrelid || var->varattno < 1 ||
+	if (var->varno != in->scan->scan.scanrelid || var->varattno < 1 ||
 		var->varlevelsup != 0)
 		return NULL;
 	return var;
@@ -58,17 +81,11 @@ scan_column(CustomScan *scan, AttrNumber resno)
 
 /* An aggregate a kernel computes, over a plain column (or none)? */
 static bool
-aggref_supported(Aggref *aggref, AggSplit split, CustomScan *scan)
+aggref_supported(Aggref *aggref, AggSplit split, AggInput *in)
 {
-	const AggKernel *kernel = agg_kernel_find(aggref->aggfnoid);
 	TargetEntry *arg;
 
-	if (kernel == NULL ||
-		(split != AGGSPLIT_SIMPLE && kernel->partial == NULL) ||
-		aggref->aggdistinct != NIL || aggref->aggorder != NIL ||
-		aggref->aggfilter != NULL || aggref->aggdirectargs != NIL ||
-		aggref->aggkind != AGGKIND_NORMAL || aggref->agglevelsup != 0 ||
-		aggref->aggsplit != split || aggref->aggvariadic)
+	if (agg_kernel_for(aggref, split) == NULL)
 		return false;
 	if (aggref->aggstar)
 		return aggref->args == NIL;
@@ -76,42 +93,71 @@ aggref_supported(Aggref *aggref, AggSplit split, CustomScan *scan)
 		return false;
 	arg = linitial(aggref->args);
 	return IsA(arg->expr, Var) && ((Var *) arg->expr)->varno == OUTER_VAR &&
-		scan_column(scan, ((Var *) arg->expr)->varattno) != NULL;
+		input_column(in, ((Var *) arg->expr)->varattno) != NULL;
 }
 
 /* Replaces the Agg's references to its input by the scan's columns. */
 static Node *
-to_scan_columns(Node *node, CustomScan *scan)
+to_scan_columns(Node *node, AggInput *in)
 {
 	if (node == NULL)
 		return NULL;
 	if (IsA(node, Var) && ((Var *) node)->varno == OUTER_VAR)
-		return (Node *) copyObject(scan_column(scan, ((Var *) node)->varattno));
-	return expression_tree_mutator(node, to_scan_columns, scan);
+		return (Node *) copyObject(input_column(in, ((Var *) node)->varattno));
+	return expression_tree_mutator(node, to_scan_columns, in);
+}
+
+/*
+ * The Agg's input, when the node can replace it: a ColcompressScan, or for
+ * a GroupAggregate a Sort (first key the group column) over one.
+ */
+static bool
+agg_input(Agg *agg, AggInput *in)
+{
+	Plan	   *input = agg->plan.lefttree;
+
+	in->input = input;
+	if (col_scan_plan_is(input))
+	{
+		in->scan = (CustomScan *) input;
+		return agg->aggstrategy != AGG_SORTED;
+	}
+	/* not a partial one: groups emitted early would break the order */
+	if (input != NULL && IsA(input, Sort) && col_scan_plan_is(input->lefttree) &&
+		agg->aggstrategy == AGG_SORTED && agg->numCols == 1 &&
+		agg->aggsplit == AGGSPLIT_SIMPLE &&
+		((Sort *) input)->numCols >= 1 &&
+		((Sort *) input)->sortColIdx[0] == agg->grpColIdx[0])
+	{
+		in->scan = (CustomScan *) input->lefttree;
+		return true;
+	}
+	return false;
 }
 
 static Plan *
 try_vector_agg(Agg *agg)
 {
-	CustomScan *scan;
+	AggInput	in;
 	CustomScan *cscan;
 	Var		   *key = NULL;
 	List	   *scan_tlist = NIL;
 	List	   *tlist = NIL;
+	List	   *private;
 	ListCell   *lc;
 
 	if ((agg->aggsplit != AGGSPLIT_SIMPLE &&
 		 agg->aggsplit != AGGSPLIT_INITIAL_SERIAL) ||
 		agg->groupingSets != NIL || agg->plan.qual != NIL ||
-		!col_scan_plan_is(agg->plan.lefttree))
+		!agg_input(agg, &in))
 		return (Plan *) agg;
-	scan = (CustomScan *) agg->plan.lefttree;
 
-	if (agg->aggstrategy == AGG_HASHED && agg->numCols == 1)
+	if ((agg->aggstrategy == AGG_HASHED || agg->aggstrategy == AGG_SORTED) &&
+		agg->numCols == 1)
 	{
 		TypeCacheEntry *tc;
 
-		key = scan_column(scan, agg->grpColIdx[0]);
+		key = input_column(&in, agg->grpColIdx[0]);
 		if (key == NULL ||
 			!agg_grouping_supports(key->vartype, agg->grpCollations[0]))
 			return (Plan *) agg;
@@ -130,17 +176,17 @@ try_vector_agg(Agg *agg)
 
 		if (IsA(expr, Aggref))
 		{
-			if (!aggref_supported((Aggref *) expr, agg->aggsplit, scan))
+			if (!aggref_supported((Aggref *) expr, agg->aggsplit, &in))
 				return (Plan *) agg;
 		}
 		else if (!IsA(expr, Var) || key == NULL ||
 				 ((Var *) expr)->varno != OUTER_VAR ||
-				 (column = scan_column(scan, ((Var *) expr)->varattno)) == NULL ||
+				 (column = input_column(&in, ((Var *) expr)->varattno)) == NULL ||
 				 column->varattno != key->varattno)
 			return (Plan *) agg;
 
 		scan_tlist = lappend(scan_tlist,
-							 makeTargetEntry((Expr *) to_scan_columns(expr, scan),
+							 makeTargetEntry((Expr *) to_scan_columns(expr, &in),
 											 te->resno, te->resname, te->resjunk));
 		tlist = lappend(tlist,
 						makeTargetEntry((Expr *) makeVar(INDEX_VAR, te->resno,
@@ -148,6 +194,21 @@ try_vector_agg(Agg *agg)
 														 exprTypmod(expr),
 														 exprCollation(expr), 0),
 										te->resno, te->resname, te->resjunk));
+	}
+
+	/*
+	 * custom_private: the key's column (0: none), whether partial, and for a
+	 * GroupAggregate the order its groups come out in (the Sort's first key).
+	 */
+	private = list_make2_int(key != NULL ? key->varattno : 0,
+							 agg->aggsplit != AGGSPLIT_SIMPLE);
+	if (in.input != (Plan *) in.scan)
+	{
+		Sort	   *sort = (Sort *) in.input;
+
+		private = lappend_int(private, (int) sort->sortOperators[0]);
+		private = lappend_int(private, (int) sort->collations[0]);
+		private = lappend_int(private, sort->nullsFirst[0]);
 	}
 
 	cscan = makeNode(CustomScan);
@@ -165,8 +226,7 @@ try_vector_agg(Agg *agg)
 	cscan->scan.scanrelid = 0;
 	cscan->custom_plans = list_make1(agg);
 	cscan->custom_scan_tlist = scan_tlist;
-	cscan->custom_private = list_make2_int(key != NULL ? key->varattno : 0,
-										   agg->aggsplit != AGGSPLIT_SIMPLE);
+	cscan->custom_private = private;
 	cscan->methods = &vector_agg_plan_methods;
 	return (Plan *) cscan;
 }

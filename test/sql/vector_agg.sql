@@ -123,6 +123,32 @@ INSERT INTO va_empty SELECT NULL, NULL, 'a' FROM generate_series(1, 10);
 SELECT count(*), count(x), sum(x), avg(y), min(x), max(y) FROM va_empty;
 SELECT agg_path('SELECT count(*), sum(x), avg(y) FROM va_empty');
 
+-- GroupAggregate (a Sort of the scan below it): the node returns the groups
+-- in the Sort's order
+SET enable_hashagg = off;
+EXPLAIN (COSTS OFF) SELECT t, count(*) FROM va_col GROUP BY t;
+SELECT t, count(*), sum(i4) FROM va_col GROUP BY t;
+SELECT tc, count(*) FROM va_col GROUP BY tc ORDER BY tc DESC NULLS LAST;
+SELECT bp, count(*) FROM va_col GROUP BY bp ORDER BY bp NULLS FIRST;
+SELECT d, count(*) FROM va_col WHERE id < 500 GROUP BY d;
+SELECT agg_path('SELECT t, count(*), sum(i4) FROM va_col GROUP BY t');
+SELECT key, check_agg(format('SELECT %s, count(*), sum(num), max(ts) FROM va_col GROUP BY %s', key, key)) AS result
+  FROM unnest(ARRAY['i2', 'maybe', 'd', 'b', 't', 'vc', 'bp']) AS key;
+RESET enable_hashagg;
+
+-- percentile_disc over integers, dates and timestamps, both orders
+SELECT q, check_agg(q) AS result, agg_path(q) AS path FROM unnest(ARRAY[
+	'SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY i4) FROM va_col',
+	'SELECT t, percentile_disc(0.95) WITHIN GROUP (ORDER BY i4), count(*) FROM va_col GROUP BY t',
+	'SELECT t, percentile_disc(0) WITHIN GROUP (ORDER BY d), percentile_disc(1) WITHIN GROUP (ORDER BY ts DESC) FROM va_col GROUP BY t',
+	'SELECT b, percentile_disc(0.3) WITHIN GROUP (ORDER BY maybe DESC), percentile_disc(0.7) WITHIN GROUP (ORDER BY i8) FROM va_col GROUP BY b',
+	'SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY maybe) FROM va_col WHERE id > 12000',
+	'SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY f8) FROM va_col',
+	'SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY t) FROM va_col',
+	'SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY i4) FROM va_col'
+]) AS q;
+SELECT t, percentile_disc(0.95) WITHIN GROUP (ORDER BY i4) FROM va_col GROUP BY t ORDER BY t;
+
 -- values the kernels hand back: NaN and infinities, numerics beyond 64 bits
 CREATE TABLE va_odd (g int, f float8, r real, n numeric) USING colcompress;
 INSERT INTO va_odd SELECT g % 3, g, g, g FROM generate_series(1, 3000) g;
