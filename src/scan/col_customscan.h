@@ -25,6 +25,9 @@ extern bool col_scan_plan_is(Plan *plan);
  */
 extern RowBatch *col_scan_next_batch(CustomScanState *node);
 
+/* Row row of the batch col_scan_next_batch returned last, in the scan's slot. */
+extern TupleTableSlot *col_scan_batch_row(CustomScanState *node, uint32 row);
+
 /* The stripes (StripeMeta *) a ColcompressScan reads, before it starts. */
 extern List *col_scan_stripes(CustomScanState *node);
 

@@ -13,6 +13,7 @@
 #include "compat/compat.h"
 
 #include "access/parallel.h"
+#include "access/sysattr.h"
 #include "commands/explain.h"
 #include COMPAT_EXPLAIN_FORMAT_HEADER
 #include "executor/executor.h"
@@ -133,8 +134,8 @@ begin_col_scan(CustomScanState *node, EState *estate, int eflags)
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 	Relation	rel = node->ss.ss_currentRelation;
 	int			natts = RelationGetDescr(rel)->natts;
-	List	   *used = linitial(cscan->custom_private);
-	ListCell   *lc;
+	Bitmapset  *used = NULL;
+	int			a;
 
 	if (!IsParallelWorker())
 		pending_flush_for_read(rel);
@@ -143,10 +144,19 @@ begin_col_scan(CustomScanState *node, EState *estate, int eflags)
 											  "colcompress scan filter",
 											  ALLOCSET_SMALL_SIZES);
 
+	/*
+	 * The columns of the final target list and filter: the planner may give
+	 * a projecting scan its target list after planning it (a projection
+	 * over it is folded into it).  A whole-row reference reads them all; no
+	 * column at all (count(*)) reads none.
+	 */
+	pull_varattnos((Node *) cscan->scan.plan.targetlist, cscan->scan.scanrelid, &used);
+	pull_varattnos((Node *) cscan->scan.plan.qual, cscan->scan.scanrelid, &used);
 	state->projected = palloc0(sizeof(bool) * Max(natts, 1));
-	foreach(lc, used)
-		if (lfirst_int(lc) >= 1 && lfirst_int(lc) <= natts)
-			state->projected[lfirst_int(lc) - 1] = true;
+	for (a = 1; a <= natts; a++)
+		state->projected[a - 1] =
+			bms_is_member(0 - FirstLowInvalidHeapAttributeNumber, used) ||
+			bms_is_member(a - FirstLowInvalidHeapAttributeNumber, used);
 }
 
 /*
@@ -555,6 +565,16 @@ void
 col_scan_exec_init(void)
 {
 	RegisterCustomScanMethods(&col_scan_methods);
+}
+
+TupleTableSlot *
+col_scan_batch_row(CustomScanState *node, uint32 row)
+{
+	ColScanState *state = (ColScanState *) node;
+	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
+
+	col_reader_store_row(state->reader, row, slot);
+	return slot;
 }
 
 List *

@@ -148,7 +148,8 @@ make_col_path(PlannerInfo *root, RelOptInfo *rel, int natts, int nused,
 	path->path.parallel_safe = rel->consider_parallel;
 	path->path.parallel_workers = parallel_workers;
 	path->path.pathkeys = NIL;
-	path->flags = CUSTOMPATH_SUPPORT_BACKWARD_SCAN;
+	/* it projects (ExecScan's projection): no Result node above it */
+	path->flags = CUSTOMPATH_SUPPORT_BACKWARD_SCAN | CUSTOMPATH_SUPPORT_PROJECTION;
 	path->methods = &col_path_methods;
 	cost_col_path(path, root, rel, natts, nused, parallel_workers);
 	return path;
@@ -464,9 +465,7 @@ plan_col_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cscan->flags = best_path->flags;
 	cscan->methods = &col_scan_methods;
 	cscan->custom_exprs = prunable;
-	cscan->custom_private =
-		list_make1(used_columns(list_concat(list_copy(tlist), actual), rel->relid,
-								RelationGetDescr(relation)->natts));
+	/* the columns it reads come from its final target list, at execution */
 	table_close(relation, NoLock);
 	return &cscan->scan.plan;
 }

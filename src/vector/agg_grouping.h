@@ -3,7 +3,7 @@
  * agg_grouping.h
  *	  Grouping policies of vectorized aggregation: how a batch's rows are
  *	  mapped to groups (numbered densely from 0 in order of first
- *	  appearance) and what each group's key is.
+ *	  appearance) and what each group's keys are.
  *
  *-------------------------------------------------------------------------
  */
@@ -12,8 +12,6 @@
 
 #include "postgres.h"
 
-#include "access/tupdesc.h"
-
 #include "vector/batch.h"
 
 typedef struct AggGrouping AggGrouping;
@@ -21,29 +19,30 @@ typedef struct AggGrouping AggGrouping;
 typedef struct AggGroupingMethods
 {
 	/*
-	 * Sets groups[row] for the selected rows of the key column (every row
-	 * of a batch is in one group when key is NULL: groups stays unset and
-	 * the caller passes NULL to the kernels).
+	 * Sets groups[row] for the selected rows, from the key columns keys[0
+	 * .. nkeys) (the rows of a batch without grouping keys are all in group
+	 * 0: groups stays unset and the caller passes NULL to the kernels).
 	 */
-	void		(*assign) (AggGrouping *grouping, const ColumnBatch *key,
+	void		(*assign) (AggGrouping *grouping, ColumnBatch *const *keys,
 						   const uint32 *sel, uint32 nsel, uint32 *groups);
-	/* group's key value (a copy owned by the grouping) */
-	Datum		(*key) (AggGrouping *grouping, uint32 group, bool *isnull);
+	/* key k of group (a copy owned by the grouping) */
+	Datum		(*key) (AggGrouping *grouping, uint32 group, int k, bool *isnull);
 } AggGroupingMethods;
 
 struct AggGrouping
 {
-	const AggGroupingMethods *methods;	/* NULL: no grouping column */
+	const AggGroupingMethods *methods;	/* NULL: no grouping keys */
 	uint32		ngroups;
 };
 
 /*
- * A grouping by no column (one group, even over no rows) when key is
- * NULL, else by the values of a column of that type; memory in cxt.
+ * A grouping by no key (one group, even over no rows) when nkeys is 0,
+ * else by the values of nkeys keys of these types; memory in cxt.
  */
-extern AggGrouping *agg_grouping_create(Form_pg_attribute key, MemoryContext cxt);
+extern AggGrouping *agg_grouping_create(int nkeys, const Oid *types,
+										MemoryContext cxt);
 
-/* Can a column of this type and collation be a key of agg_grouping_create? */
+/* Can a key of this type and collation be a key of agg_grouping_create? */
 extern bool agg_grouping_supports(Oid type, Oid collation);
 
 #endif							/* STORAGE_ENGINE_AGG_GROUPING_H */

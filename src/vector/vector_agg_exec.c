@@ -23,8 +23,13 @@
  *	  hash_mem it emits them and starts new ones, which the Finalize
  *	  Aggregate combines.
  *
+ *	  Keys and aggregate arguments are the scan's columns, taken from the
+ *	  batch as they are, or expressions over them, evaluated for each
+ *	  selected row on the scan's slot into arrays of the batch's size.
+ *
  *	  Memory: agg_cxt holds the groups, keys and states for the node's
- *	  life (reset on rescan); out_cxt each returned row's results.
+ *	  life (reset on rescan); batch_cxt a batch's computed inputs; out_cxt
+ *	  each returned row's results.
  *
  *-------------------------------------------------------------------------
  */
@@ -51,11 +56,25 @@
 #include "vector/agg_partial.h"
 #include "vector/vector_agg.h"
 
-/* One output column: the group key, or an aggregate's kernel and input. */
+/*
+ * A key or an aggregate's argument: a column of the batch (attno), or an
+ * expression computed row by row into values/isnull.
+ */
+typedef struct VecInput
+{
+	int			attno;			/* 0-based column; -1: expr */
+	ExprState  *expr;
+	ColumnBatch computed;
+	uint32		computed_size;	/* rows computed's arrays have room for */
+} VecInput;
+
+/* One output column: a group key, or an aggregate's kernel and input. */
 typedef struct VecAggColumn
 {
-	const AggKernel *kernel;	/* NULL: the group key */
-	int			attno;			/* input column, 0-based; -1: count(*) */
+	const AggKernel *kernel;	/* NULL: group key key */
+	int			key;
+	bool		has_input;		/* false: count(*) */
+	VecInput	input;
 	char	   *states;			/* [allocated groups] of state_size */
 	void	   *info;			/* what the kernel's setup made */
 } VecAggColumn;
@@ -65,11 +84,13 @@ typedef struct VecAggState
 	CustomScanState css;
 	PlanState  *agg;			/* the original Agg */
 	CustomScanState *scan;		/* the ColcompressScan below it */
-	int			key_attno;		/* 0-based; -1: no grouping */
+	int			nkeys;
+	VecInput   *keys;			/* [nkeys] */
+	ColumnBatch **key_batches;	/* [nkeys], for the grouping */
 	bool		partial;		/* emits partial states */
 	bool		kernels_ready;	/* every kernel's setup succeeded */
 	/* GroupAggregate: groups come out in the Sort's order (NULL: any) */
-	SortSupport key_order;
+	SortSupport key_order;		/* [nkeys] */
 	uint32	   *order;			/* the groups, sorted */
 	int			ncolumns;
 	VecAggColumn *columns;
@@ -87,6 +108,7 @@ typedef struct VecAggState
 	uint64		batches;
 
 	MemoryContext agg_cxt;
+	MemoryContext batch_cxt;
 	MemoryContext out_cxt;
 } VecAggState;
 
@@ -122,6 +144,65 @@ create_vector_agg_state(CustomScan *cscan)
 	return (Node *) state;
 }
 
+/* Position of expr in list (equal()), -1 if absent. */
+static int
+list_position(List *list, Expr *expr)
+{
+	ListCell   *lc;
+
+	foreach(lc, list)
+		if (equal(lfirst(lc), expr))
+			return foreach_current_index(lc);
+	return -1;
+}
+
+/* A plain column is read from the batch, anything else computed per row. */
+static void
+init_input(VecAggState *state, Expr *expr, VecInput *input)
+{
+	if (IsA(expr, Var))
+		input->attno = ((Var *) expr)->varattno - 1;
+	else
+	{
+		input->attno = -1;
+		input->expr = ExecInitExpr(expr, &state->css.ss.ps);
+	}
+}
+
+/*
+ * The input's values for batch b: its column, or (an expression) the
+ * values computed for the selected rows on the scan's slot, in batch_cxt.
+ */
+static ColumnBatch *
+input_values(VecAggState *state, VecInput *input, RowBatch *b)
+{
+	ExprContext *econtext = state->css.ss.ps.ps_ExprContext;
+	MemoryContext old;
+	uint32		k;
+
+	if (input->attno >= 0)
+		return &b->cols[input->attno];
+	if (input->computed_size < b->nrows)
+	{
+		input->computed.values = MemoryContextAllocHuge(state->agg_cxt,
+														sizeof(Datum) * b->nrows);
+		input->computed.isnull = MemoryContextAllocHuge(state->agg_cxt,
+														sizeof(bool) * b->nrows);
+		input->computed_size = b->nrows;
+	}
+	old = MemoryContextSwitchTo(state->batch_cxt);
+	for (k = 0; k < b->nsel; k++)
+	{
+		uint32		row = b->sel != NULL ? b->sel[k] : k;
+
+		econtext->ecxt_scantuple = col_scan_batch_row(state->scan, row);
+		input->computed.values[row] = ExecEvalExpr(input->expr, econtext,
+												   &input->computed.isnull[row]);
+	}
+	MemoryContextSwitchTo(old);
+	return &input->computed;
+}
+
 static void
 begin_vector_agg(CustomScanState *node, EState *estate, int eflags)
 {
@@ -138,20 +219,30 @@ begin_vector_agg(CustomScanState *node, EState *estate, int eflags)
 	/* EXPLAIN shows the scan under this node; the Agg is a reserve */
 	node->custom_ps = list_make1(state->scan);
 
-	state->key_attno = linitial_int(cscan->custom_private) - 1;
-	state->partial = lsecond_int(cscan->custom_private) != 0;
-	if (list_length(cscan->custom_private) == 5)
+	state->partial = linitial_int(cscan->custom_private) != 0;
+	state->nkeys = list_length(cscan->custom_exprs);
+	state->keys = palloc0(sizeof(VecInput) * Max(state->nkeys, 1));
+	state->key_batches = palloc0(sizeof(ColumnBatch *) * Max(state->nkeys, 1));
+	foreach(lc, cscan->custom_exprs)
+		init_input(state, lfirst(lc), &state->keys[i++]);
+	if (list_length(cscan->custom_private) > 1)
 	{
-		state->key_order = palloc0(sizeof(SortSupportData));
-		state->key_order->ssup_cxt = CurrentMemoryContext;
-		state->key_order->ssup_collation = (Oid) list_nth_int(cscan->custom_private, 3);
-		state->key_order->ssup_nulls_first = list_nth_int(cscan->custom_private, 4) != 0;
-		PrepareSortSupportFromOrderingOp((Oid) list_nth_int(cscan->custom_private, 2),
-										 state->key_order);
+		state->key_order = palloc0(sizeof(SortSupportData) * state->nkeys);
+		for (i = 0; i < state->nkeys; i++)
+		{
+			SortSupport ssup = &state->key_order[i];
+
+			ssup->ssup_cxt = CurrentMemoryContext;
+			ssup->ssup_collation = (Oid) list_nth_int(cscan->custom_private, 3 * i + 2);
+			ssup->ssup_nulls_first = list_nth_int(cscan->custom_private, 3 * i + 3) != 0;
+			PrepareSortSupportFromOrderingOp((Oid) list_nth_int(cscan->custom_private, 3 * i + 1),
+											 ssup);
+		}
 	}
 	state->kernels_ready = true;
 	state->ncolumns = list_length(cscan->custom_scan_tlist);
 	state->columns = palloc0(sizeof(VecAggColumn) * Max(state->ncolumns, 1));
+	i = 0;
 	foreach(lc, cscan->custom_scan_tlist)
 	{
 		TargetEntry *te = lfirst(lc);
@@ -165,16 +256,20 @@ begin_vector_agg(CustomScanState *node, EState *estate, int eflags)
 			if (col->kernel->setup != NULL &&
 				!col->kernel->setup(aggref, state->partial, &col->info))
 				state->kernels_ready = false;
-			col->attno = -1;
-			if (aggref->args != NIL)
-				col->attno = ((Var *) ((TargetEntry *) linitial(aggref->args))->expr)->varattno - 1;
+			col->has_input = aggref->args != NIL;
+			if (col->has_input)
+				init_input(state, ((TargetEntry *) linitial(aggref->args))->expr,
+						   &col->input);
 		}
 		else
-			col->attno = ((Var *) te->expr)->varattno - 1;
+			col->key = list_position(cscan->custom_exprs, te->expr);
 	}
 	state->agg_cxt = AllocSetContextCreate(CurrentMemoryContext,
 										   "vectorized aggregation",
 										   ALLOCSET_DEFAULT_SIZES);
+	state->batch_cxt = AllocSetContextCreate(CurrentMemoryContext,
+											 "vectorized aggregation batch",
+											 ALLOCSET_DEFAULT_SIZES);
 	state->out_cxt = AllocSetContextCreate(CurrentMemoryContext,
 										   "vectorized aggregation result",
 										   ALLOCSET_SMALL_SIZES);
@@ -225,7 +320,12 @@ reset_groups(VecAggState *state)
 	state->groups = NULL;
 	state->groups_size = 0;
 	for (i = 0; i < state->ncolumns; i++)
+	{
 		state->columns[i].states = NULL;
+		state->columns[i].input.computed_size = 0;
+	}
+	for (i = 0; i < state->nkeys; i++)
+		state->keys[i].computed_size = 0;
 	state->next_group = 0;
 	state->order = NULL;
 }
@@ -268,11 +368,14 @@ partial_safe(VecAggState *state)
 
 		if (col->kernel == NULL || col->kernel->safety == AGG_SAFE_ALWAYS)
 			continue;
-		attr = TupleDescAttr(desc, col->attno);
+		/* zone maps bound columns, not expressions over them */
+		if (col->input.attno < 0)
+			return false;
+		attr = TupleDescAttr(desc, col->input.attno);
 		foreach(lc, stripes)
 		{
 			StripeMeta *s = lfirst(lc);
-			int			a = col->attno;
+			int			a = col->input.attno;
 
 			if (a >= s->column_count ||
 				!zone_bounds_apply(attr, s->attr_type[a], s->attr_collation[a]))
@@ -298,18 +401,20 @@ add_batch(VecAggState *state, RowBatch *b)
 	MemoryContext old;
 	int			i;
 
+	MemoryContextReset(state->batch_cxt);
+	ResetExprContext(state->css.ss.ps.ps_ExprContext);
 	if (state->grouping->methods != NULL)
 	{
-		ColumnBatch *key = &b->cols[state->key_attno];
-
+		for (i = 0; i < state->nkeys; i++)
+			state->key_batches[i] = input_values(state, &state->keys[i], b);
 		if (state->groups_size < b->nrows)
 		{
 			state->groups = MemoryContextAllocHuge(state->agg_cxt,
 												   sizeof(uint32) * b->nrows);
 			state->groups_size = b->nrows;
 		}
-		state->grouping->methods->assign(state->grouping, key, b->sel, b->nsel,
-										 state->groups);
+		state->grouping->methods->assign(state->grouping, state->key_batches,
+										 b->sel, b->nsel, state->groups);
 		groups = state->groups;
 	}
 	grow_states(state);
@@ -323,7 +428,7 @@ add_batch(VecAggState *state, RowBatch *b)
 		if (col->kernel == NULL)
 			continue;
 		if (!col->kernel->add(col->states, groups,
-							  col->attno >= 0 ? &b->cols[col->attno] : NULL,
+							  col->has_input ? input_values(state, &col->input, b) : NULL,
 							  b->sel, b->nsel))
 		{
 			MemoryContextSwitchTo(old);
@@ -340,12 +445,21 @@ compare_groups(const void *a, const void *b, void *arg)
 {
 	VecAggState *state = arg;
 	AggGrouping *g = state->grouping;
-	bool		a_null;
-	bool		b_null;
-	Datum		a_key = g->methods->key(g, *(const uint32 *) a, &a_null);
-	Datum		b_key = g->methods->key(g, *(const uint32 *) b, &b_null);
+	int			k;
 
-	return ApplySortComparator(a_key, a_null, b_key, b_null, state->key_order);
+	for (k = 0; k < state->nkeys; k++)
+	{
+		bool		a_null;
+		bool		b_null;
+		Datum		a_key = g->methods->key(g, *(const uint32 *) a, k, &a_null);
+		Datum		b_key = g->methods->key(g, *(const uint32 *) b, k, &b_null);
+		int			c = ApplySortComparator(a_key, a_null, b_key, b_null,
+											&state->key_order[k]);
+
+		if (c != 0)
+			return c;
+	}
+	return 0;
 }
 
 /* A GroupAggregate's groups in its Sort's order. */
@@ -381,16 +495,16 @@ start(VecAggState *state)
 static void
 aggregate(VecAggState *state)
 {
-	TupleDesc	desc = RelationGetDescr(state->scan->ss.ss_currentRelation);
+	CustomScan *cscan = (CustomScan *) state->css.ss.ps.plan;
 	size_t		limit = get_hash_memory_limit();
-	MemoryContext old;
+	Oid		   *types = palloc(sizeof(Oid) * Max(state->nkeys, 1));
+	ListCell   *lc;
 
 	reset_groups(state);
-	old = MemoryContextSwitchTo(state->agg_cxt);
-	state->grouping = agg_grouping_create(state->key_attno >= 0 ?
-										  TupleDescAttr(desc, state->key_attno) : NULL,
-										  state->agg_cxt);
-	MemoryContextSwitchTo(old);
+	foreach(lc, cscan->custom_exprs)
+		types[foreach_current_index(lc)] = exprType(lfirst(lc));
+	state->grouping = agg_grouping_create(state->nkeys, types, state->agg_cxt);
+	pfree(types);
 	grow_states(state);
 
 	for (;;)
@@ -458,6 +572,7 @@ exec_vector_agg(CustomScanState *node)
 			if (col->kernel == NULL)
 			{
 				slot->tts_values[i] = state->grouping->methods->key(state->grouping, group,
+																	 col->key,
 																	 &slot->tts_isnull[i]);
 				continue;
 			}
@@ -501,14 +616,19 @@ static void
 explain_vector_agg(CustomScanState *node, List *ancestors, ExplainState *es)
 {
 	VecAggState *state = (VecAggState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 
-	if (state->key_attno >= 0)
+	if (cscan->custom_exprs != NIL)
 	{
-		TupleDesc	desc = RelationGetDescr(state->scan->ss.ss_currentRelation);
+		List	   *context = set_deparse_context_plan(es->deparse_cxt,
+													   node->ss.ps.plan, ancestors);
+		List	   *keys = NIL;
+		ListCell   *lc;
 
-		ExplainPropertyText("Group Key",
-							quote_identifier(NameStr(TupleDescAttr(desc, state->key_attno)->attname)),
-							es);
+		foreach(lc, cscan->custom_exprs)
+			keys = lappend(keys, deparse_expression(lfirst(lc), context,
+													es->verbose, false));
+		ExplainPropertyList("Group Key", keys, es);
 	}
 	if (state->partial)
 		ExplainPropertyText("Mode", "partial", es);

@@ -12,15 +12,16 @@
  *	  - it aggregates whole (AGGSPLIT_SIMPLE) or is the partial half of a
  *	    parallel aggregation (AGGSPLIT_INITIAL_SERIAL, every kernel able to
  *	    emit partial states), without grouping sets or HAVING;
- *	  - it groups by nothing (plain) or by one column, through a hash
- *	    table or over a Sort of the scan (GroupAggregate: the node then
- *	    returns its groups in the Sort's order), with the column type's
- *	    default equality under a deterministic collation
- *	    (agg_grouping_supports);
- *	  - its target list holds only aggregates with a kernel, each over one
- *	    plain column of the scan (or count(*)), without DISTINCT or FILTER
- *	    (ORDER BY only where an ordered-set kernel takes it), and the
- *	    grouping column itself.
+ *	  - it groups by nothing (plain) or by keys, through a hash table or
+ *	    over a Sort of the scan (GroupAggregate: the node then returns its
+ *	    groups in the Sort's order), each key of a type with byte or
+ *	    integer equality (agg_grouping_supports) compared with the type's
+ *	    default equality;
+ *	  - its target list holds only aggregates with a kernel (DISTINCT, FILTER
+ *	    and ORDER BY only where a kernel takes them) and the keys;
+ *	  - keys and aggregate arguments are columns of the scan or expressions
+ *	    over them the node evaluates row by row: nothing volatile, no
+ *	    subplan.
  *
  *-------------------------------------------------------------------------
  */
@@ -29,6 +30,7 @@
 #include "catalog/pg_aggregate.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
 #include "optimizer/planner.h"
 #include "utils/typcache.h"
 
@@ -50,12 +52,42 @@ typedef struct AggInput
 	CustomScan *scan;
 } AggInput;
 
-/* The scan's column behind Agg input column resno, or NULL. */
-static Var *
-input_column(AggInput *in, AttrNumber resno)
+/*
+ * Can the node compute expr, an expression over the scanned relation, for
+ * each row of a batch?  Its columns are plain columns of that relation;
+ * nothing volatile, no subplan, no aggregate.
+ */
+static bool
+row_expression_walker(Node *node, Index *scanrelid)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Var))
+	{
+		Var		   *var = (Var *) node;
+
+		return var->varno != *scanrelid || var->varlevelsup != 0 ||
+			var->varattno < 1;
+	}
+	if (IsA(node, Aggref) || IsA(node, WindowFunc) || IsA(node, SubPlan) ||
+		IsA(node, AlternativeSubPlan) || IsA(node, SubLink) ||
+		IsA(node, GroupingFunc) || IsA(node, PlaceHolderVar))
+		return true;
+	return expression_tree_walker(node, row_expression_walker, scanrelid);
+}
+
+static bool
+row_expression(Expr *expr, Index scanrelid)
+{
+	return !row_expression_walker((Node *) expr, &scanrelid) &&
+		!contain_volatile_functions((Node *) expr);
+}
+
+/* What the scan computes for Agg input column resno, or NULL. */
+static Expr *
+input_expr(AggInput *in, AttrNumber resno)
 {
 	TargetEntry *te;
-	Var		   *var;
 
 	if (in->input != (Plan *) in->scan)
 	{
@@ -70,51 +102,74 @@ input_column(AggInput *in, AttrNumber resno)
 	if (resno < 1 || resno > list_length(in->scan->scan.plan.targetlist))
 		return NULL;
 	te = list_nth(in->scan->scan.plan.targetlist, resno - 1);
-	if (!IsA(te->expr, Var))
-		return NULL;
-	var = (Var *) te->expr;
-	if (var->varno != in->scan->scan.scanrelid || var->varattno < 1 ||
-		var->varlevelsup != 0)
-		return NULL;
-	return var;
+	return row_expression(te->expr, in->scan->scan.scanrelid) ? te->expr : NULL;
 }
 
-/* An aggregate a kernel computes, over a plain column (or none)? */
-static bool
-aggref_supported(Aggref *aggref, AggSplit split, AggInput *in)
+typedef struct ToScanContext
 {
-	TargetEntry *arg;
+	AggInput   *in;
+	bool		failed;
+} ToScanContext;
 
-	if (agg_kernel_for(aggref, split) == NULL)
-		return false;
-	if (aggref->aggstar)
-		return aggref->args == NIL;
-	if (list_length(aggref->args) != 1)
-		return false;
-	arg = linitial(aggref->args);
-	return IsA(arg->expr, Var) && ((Var *) arg->expr)->varno == OUTER_VAR &&
-		input_column(in, ((Var *) arg->expr)->varattno) != NULL;
-}
-
-/* Replaces the Agg's references to its input by the scan's columns. */
+/* Replaces the Agg's references to its input by what the scan computes. */
 static Node *
-to_scan_columns(Node *node, AggInput *in)
+to_scan_mutator(Node *node, ToScanContext *context)
 {
 	if (node == NULL)
 		return NULL;
 	if (IsA(node, Var) && ((Var *) node)->varno == OUTER_VAR)
-		return (Node *) copyObject(input_column(in, ((Var *) node)->varattno));
-	return expression_tree_mutator(node, to_scan_columns, in);
+	{
+		Expr	   *expr = input_expr(context->in, ((Var *) node)->varattno);
+
+		if (expr == NULL)
+		{
+			context->failed = true;
+			return node;
+		}
+		return (Node *) copyObject(expr);
+	}
+	return expression_tree_mutator(node, to_scan_mutator, context);
+}
+
+static Node *
+to_scan(Node *node, AggInput *in)
+{
+	ToScanContext context = {in, false};
+	Node	   *result = to_scan_mutator(node, &context);
+
+	return context.failed ? NULL : result;
+}
+
+/*
+ * An aggregate a kernel computes, over an expression the node can compute
+ * row by row (or none)?  Its form over the scan's columns, or NULL.
+ */
+static Aggref *
+aggref_over_scan(Aggref *aggref, AggSplit split, AggInput *in)
+{
+	Aggref	   *mapped;
+	TargetEntry *arg;
+
+	if (agg_kernel_for(aggref, split) == NULL)
+		return NULL;
+	if (aggref->aggstar ? aggref->args != NIL : list_length(aggref->args) != 1)
+		return NULL;
+	mapped = (Aggref *) to_scan((Node *) aggref, in);
+	if (mapped == NULL || aggref->aggstar)
+		return mapped;
+	arg = linitial(mapped->args);
+	return row_expression(arg->expr, in->scan->scan.scanrelid) ? mapped : NULL;
 }
 
 /*
  * The Agg's input, when the node can replace it: a ColcompressScan, or for
- * a GroupAggregate a Sort (first key the group column) over one.
+ * a GroupAggregate a Sort (first keys the group columns) over one.
  */
 static bool
 agg_input(Agg *agg, AggInput *in)
 {
 	Plan	   *input = agg->plan.lefttree;
+	int			i;
 
 	in->input = input;
 	if (col_scan_plan_is(input))
@@ -123,16 +178,16 @@ agg_input(Agg *agg, AggInput *in)
 		return agg->aggstrategy != AGG_SORTED;
 	}
 	/* not a partial one: groups emitted early would break the order */
-	if (input != NULL && IsA(input, Sort) && col_scan_plan_is(input->lefttree) &&
-		agg->aggstrategy == AGG_SORTED && agg->numCols == 1 &&
-		agg->aggsplit == AGGSPLIT_SIMPLE &&
-		((Sort *) input)->numCols >= 1 &&
-		((Sort *) input)->sortColIdx[0] == agg->grpColIdx[0])
-	{
-		in->scan = (CustomScan *) input->lefttree;
-		return true;
-	}
-	return false;
+	if (input == NULL || !IsA(input, Sort) || !col_scan_plan_is(input->lefttree) ||
+		agg->aggstrategy != AGG_SORTED || agg->numCols < 1 ||
+		agg->aggsplit != AGGSPLIT_SIMPLE ||
+		((Sort *) input)->numCols < agg->numCols)
+		return false;
+	for (i = 0; i < agg->numCols; i++)
+		if (((Sort *) input)->sortColIdx[i] != agg->grpColIdx[i])
+			return false;
+	in->scan = (CustomScan *) input->lefttree;
+	return true;
 }
 
 static Plan *
@@ -140,54 +195,58 @@ try_vector_agg(Agg *agg)
 {
 	AggInput	in;
 	CustomScan *cscan;
-	Var		   *key = NULL;
+	List	   *keys = NIL;
 	List	   *scan_tlist = NIL;
 	List	   *tlist = NIL;
 	List	   *private;
 	ListCell   *lc;
+	int			i;
 
 	if ((agg->aggsplit != AGGSPLIT_SIMPLE &&
 		 agg->aggsplit != AGGSPLIT_INITIAL_SERIAL) ||
 		agg->groupingSets != NIL || agg->plan.qual != NIL ||
-		!agg_input(agg, &in))
+		!agg_input(agg, &in) ||
+		(agg->aggstrategy != AGG_PLAIN && agg->aggstrategy != AGG_HASHED &&
+		 agg->aggstrategy != AGG_SORTED) ||
+		(agg->aggstrategy == AGG_PLAIN) != (agg->numCols == 0))
 		return (Plan *) agg;
 
-	if ((agg->aggstrategy == AGG_HASHED || agg->aggstrategy == AGG_SORTED) &&
-		agg->numCols == 1)
+	for (i = 0; i < agg->numCols; i++)
 	{
+		Expr	   *key = input_expr(&in, agg->grpColIdx[i]);
 		TypeCacheEntry *tc;
 
-		key = input_column(&in, agg->grpColIdx[0]);
 		if (key == NULL ||
-			!agg_grouping_supports(key->vartype, agg->grpCollations[0]))
+			!agg_grouping_supports(exprType((Node *) key), agg->grpCollations[i]))
 			return (Plan *) agg;
-		tc = lookup_type_cache(key->vartype, TYPECACHE_EQ_OPR);
-		if (tc->eq_opr != agg->grpOperators[0])
+		tc = lookup_type_cache(exprType((Node *) key), TYPECACHE_EQ_OPR);
+		if (tc->eq_opr != agg->grpOperators[i])
 			return (Plan *) agg;
+		keys = lappend(keys, copyObject(key));
 	}
-	else if (agg->aggstrategy != AGG_PLAIN || agg->numCols != 0)
-		return (Plan *) agg;
 
 	foreach(lc, agg->plan.targetlist)
 	{
 		TargetEntry *te = lfirst(lc);
 		Node	   *expr = (Node *) te->expr;
-		Var		   *column;
+		Node	   *mapped;
 
 		if (IsA(expr, Aggref))
 		{
-			if (!aggref_supported((Aggref *) expr, agg->aggsplit, &in))
+			mapped = (Node *) aggref_over_scan((Aggref *) expr, agg->aggsplit, &in);
+			if (mapped == NULL)
 				return (Plan *) agg;
 		}
-		else if (!IsA(expr, Var) || key == NULL ||
-				 ((Var *) expr)->varno != OUTER_VAR ||
-				 (column = input_column(&in, ((Var *) expr)->varattno)) == NULL ||
-				 column->varattno != key->varattno)
-			return (Plan *) agg;
-
+		else
+		{
+			/* a group key, as the Agg returns it */
+			mapped = to_scan(expr, &in);
+			if (mapped == NULL || !list_member(keys, mapped))
+				return (Plan *) agg;
+		}
 		scan_tlist = lappend(scan_tlist,
-							 makeTargetEntry((Expr *) to_scan_columns(expr, &in),
-											 te->resno, te->resname, te->resjunk));
+							 makeTargetEntry((Expr *) mapped, te->resno,
+											 te->resname, te->resjunk));
 		tlist = lappend(tlist,
 						makeTargetEntry((Expr *) makeVar(INDEX_VAR, te->resno,
 														 exprType(expr),
@@ -197,18 +256,21 @@ try_vector_agg(Agg *agg)
 	}
 
 	/*
-	 * custom_private: the key's column (0: none), whether partial, and for a
-	 * GroupAggregate the order its groups come out in (the Sort's first key).
+	 * custom_exprs: the group keys, over the scan's columns.  custom_private:
+	 * whether partial, then for a GroupAggregate the order its groups come
+	 * out in: the Sort's operator, collation and NULLS FIRST for each key.
 	 */
-	private = list_make2_int(key != NULL ? key->varattno : 0,
-							 agg->aggsplit != AGGSPLIT_SIMPLE);
+	private = list_make1_int(agg->aggsplit != AGGSPLIT_SIMPLE);
 	if (in.input != (Plan *) in.scan)
 	{
 		Sort	   *sort = (Sort *) in.input;
 
-		private = lappend_int(private, (int) sort->sortOperators[0]);
-		private = lappend_int(private, (int) sort->collations[0]);
-		private = lappend_int(private, sort->nullsFirst[0]);
+		for (i = 0; i < agg->numCols; i++)
+		{
+			private = lappend_int(private, (int) sort->sortOperators[i]);
+			private = lappend_int(private, (int) sort->collations[i]);
+			private = lappend_int(private, sort->nullsFirst[i]);
+		}
 	}
 
 	cscan = makeNode(CustomScan);
@@ -225,6 +287,7 @@ try_vector_agg(Agg *agg)
 	agg->plan.initPlan = NIL;
 	cscan->scan.scanrelid = 0;
 	cscan->custom_plans = list_make1(agg);
+	cscan->custom_exprs = keys;
 	cscan->custom_scan_tlist = scan_tlist;
 	cscan->custom_private = private;
 	cscan->methods = &vector_agg_plan_methods;

@@ -131,6 +131,7 @@ SELECT t, count(*), sum(i4) FROM va_col GROUP BY t;
 SELECT tc, count(*) FROM va_col GROUP BY tc ORDER BY tc DESC NULLS LAST;
 SELECT bp, count(*) FROM va_col GROUP BY bp ORDER BY bp NULLS FIRST;
 SELECT d, count(*) FROM va_col WHERE id < 500 GROUP BY d;
+SELECT b, bp, count(*) FROM va_col GROUP BY b, bp ORDER BY b DESC, bp;
 SELECT agg_path('SELECT t, count(*), sum(i4) FROM va_col GROUP BY t');
 SELECT key, check_agg(format('SELECT %s, count(*), sum(num), max(ts) FROM va_col GROUP BY %s', key, key)) AS result
   FROM unnest(ARRAY['i2', 'maybe', 'd', 'b', 't', 'vc', 'bp']) AS key;
@@ -186,13 +187,22 @@ SELECT agg_path('SELECT id, count(*) FROM va_col GROUP BY id');
 SELECT check_agg('SELECT id, count(*), sum(f8) FROM va_col GROUP BY id');
 RESET work_mem;
 
--- not vectorized: DISTINCT, FILTER, expressions, HAVING, two keys
+-- expressions as arguments and keys (computed row by row), several keys
+SELECT q, check_agg(q) AS result, agg_path(q) AS path FROM unnest(ARRAY[
+	'SELECT sum(i4 + 1), avg(f8 * i2), max(d + 1) FROM va_col',
+	'SELECT t, b, count(*), sum(num) FROM va_col GROUP BY t, b',
+	'SELECT b, t, maybe, count(*) FROM va_col GROUP BY b, t, maybe',
+	'SELECT upper(t), count(*), sum(CASE WHEN b THEN num END) FROM va_col GROUP BY upper(t)',
+	'SELECT i4 % 7, d, sum(i8) FROM va_col GROUP BY i4 % 7, d',
+	'SELECT vc || bp, count(*) FROM va_col WHERE i4 > 0 GROUP BY vc || bp'
+]) AS q;
+
+-- not vectorized: DISTINCT, FILTER, HAVING, a float key, a volatile argument
 SELECT agg_path('SELECT count(DISTINCT i4) FROM va_col');
 SELECT agg_path('SELECT count(*) FILTER (WHERE i4 > 0) FROM va_col');
-SELECT agg_path('SELECT sum(i4 + 1) FROM va_col');
 SELECT agg_path('SELECT t, count(*) FROM va_col GROUP BY t HAVING count(*) > 1');
-SELECT agg_path('SELECT t, b, count(*) FROM va_col GROUP BY t, b');
 SELECT agg_path('SELECT f4, count(*) FROM va_col GROUP BY f4');
+SELECT agg_path('SELECT sum(i4 + (random() * 0)::int) FROM va_col');
 
 -- deleted rows, this transaction's own rows, rollback
 BEGIN;
