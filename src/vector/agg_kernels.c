@@ -30,6 +30,7 @@
 #include "catalog/pg_aggregate.h"
 #include "nodes/nodeFuncs.h"
 #include "utils/builtins.h"
+#include "utils/datum.h"
 #include "utils/date.h"
 #include "utils/fmgroids.h"
 #include "utils/fmgrprotos.h"
@@ -514,6 +515,191 @@ float8_minmax_final(void *state, void *info, bool *isnull)
 	return st->has ? Float8GetDatum(DatumGetFloat8(st->value)) : (Datum) 0;
 }
 
+#ifdef VEC_HAVE_SCALED_NUMERIC
+
+/*
+ * min and max of numeric: compared as scaled integers (no allocation per
+ * value, unlike numeric_cmp on a short-header value); the state keeps a
+ * copy of the best value and its scaled form.  A value that does not
+ * convert (NaN, too many digits) hands the query back.
+ */
+typedef struct NumericMinMax
+{
+	Datum		value;			/* copy, in the aggregation's memory */
+	int128		mantissa;
+	int32		scale;
+	bool		has;
+} NumericMinMax;
+
+/* sign of a x 10^-as - b x 10^-bs; false if rescaling overflows */
+static bool
+compare_scaled(int128 a, int as, int128 b, int bs, int *result)
+{
+	if (as < bs && !int128_scale_up(a, bs - as, &a))
+		return false;
+	if (bs < as && !int128_scale_up(b, as - bs, &b))
+		return false;
+	*result = a < b ? -1 : a > b ? 1 : 0;
+	return true;
+}
+
+#define DEFINE_NUMERIC_MINMAX_ADD(name, KEEP_SIGN) \
+static bool \
+name(void *states, const uint32 *groups, const ColumnBatch *col, \
+	 const uint32 *sel, uint32 nsel) \
+{ \
+	uint32		k; \
+\
+	for (k = 0; k < nsel; k++) \
+	{ \
+		uint32		row = SEL_ROW(k); \
+		NumericMinMax *st; \
+		int128		m; \
+		int			scale; \
+		int			cmp; \
+\
+		if (col->isnull[row]) \
+			continue; \
+		if (!numeric_to_scaled(col->values[row], &m, &scale)) \
+			return false; \
+		st = STATE_OF(NumericMinMax, row); \
+		if (st->has) \
+		{ \
+			if (!compare_scaled(st->mantissa, st->scale, m, scale, &cmp)) \
+				return false; \
+			if (cmp == KEEP_SIGN) \
+				continue; \
+			pfree(DatumGetPointer(st->value)); \
+		} \
+		st->value = datumCopy(col->values[row], false, -1); \
+		st->mantissa = m; \
+		st->scale = scale; \
+		st->has = true; \
+	} \
+	return true; \
+}
+
+DEFINE_NUMERIC_MINMAX_ADD(numeric_min_add, -1)
+DEFINE_NUMERIC_MINMAX_ADD(numeric_max_add, 1)
+
+static Datum
+numeric_minmax_final(void *state, void *info, bool *isnull)
+{
+	NumericMinMax *st = state;
+
+	*isnull = !st->has;
+	return st->has ? datumCopy(st->value, false, -1) : (Datum) 0;
+}
+
+#endif							/* VEC_HAVE_SCALED_NUMERIC */
+
+/*
+ * count(DISTINCT x) of an integer, date, timestamp or boolean: a set of
+ * the group's values (equal values are equal Datums for these types).
+ */
+typedef struct DistinctSet
+{
+	Datum	   *slots;
+	bool	   *used;
+	uint32		n;
+	uint32		capacity;		/* power of two */
+} DistinctSet;
+
+static inline uint32
+distinct_hash(Datum v)
+{
+	uint64		h = (uint64) v * UINT64CONST(0x9e3779b97f4a7c15);
+
+	return (uint32) (h >> 32);
+}
+
+static void
+distinct_insert(DistinctSet *set, Datum v)
+{
+	uint32		mask;
+	uint32		pos;
+
+	if ((set->n + 1) * 4 > set->capacity * 3)
+	{
+		DistinctSet bigger = {0};
+		uint32		i;
+
+		bigger.capacity = Max(set->capacity * 2, 64);
+		bigger.slots = palloc_extended(sizeof(Datum) * bigger.capacity, MCXT_ALLOC_HUGE);
+		bigger.used = palloc_extended(bigger.capacity, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+		for (i = 0; i < set->capacity; i++)
+			if (set->used[i])
+				distinct_insert(&bigger, set->slots[i]);
+		if (set->slots != NULL)
+		{
+			pfree(set->slots);
+			pfree(set->used);
+		}
+		*set = bigger;
+	}
+	mask = set->capacity - 1;
+	pos = distinct_hash(v) & mask;
+	while (set->used[pos])
+	{
+		if (set->slots[pos] == v)
+			return;
+		pos = (pos + 1) & mask;
+	}
+	set->used[pos] = true;
+	set->slots[pos] = v;
+	set->n++;
+}
+
+static bool
+count_distinct_add(void *states, const uint32 *groups, const ColumnBatch *col,
+				   const uint32 *sel, uint32 nsel)
+{
+	uint32		k;
+
+	for (k = 0; k < nsel; k++)
+	{
+		uint32		row = SEL_ROW(k);
+
+		if (!col->isnull[row])
+			distinct_insert(STATE_OF(DistinctSet, row), col->values[row]);
+	}
+	return true;
+}
+
+static Datum
+count_distinct_final(void *state, void *info, bool *isnull)
+{
+	*isnull = false;
+	return Int64GetDatum(((DistinctSet *) state)->n);
+}
+
+static const AggKernel count_distinct_kernel = {
+	F_COUNT_ANY, sizeof(DistinctSet), count_distinct_add, count_distinct_final,
+	NULL, NULL, AGG_SAFE_ALWAYS, NULL, false
+};
+
+/* count(DISTINCT x) over a type count_distinct_kernel takes? */
+static bool
+count_distinct_plannable(Aggref *aggref)
+{
+	TargetEntry *arg;
+	SortGroupClause *distinct;
+	Oid			type;
+
+	if (aggref->aggfnoid != F_COUNT_ANY || list_length(aggref->args) != 1 ||
+		list_length(aggref->aggdistinct) != 1 || aggref->aggorder != NIL ||
+		aggref->aggdirectargs != NIL || aggref->aggkind != AGGKIND_NORMAL)
+		return false;
+	arg = linitial(aggref->args);
+	distinct = linitial(aggref->aggdistinct);
+	type = exprType((Node *) arg->expr);
+	if (type != INT2OID && type != INT4OID && type != INT8OID &&
+		type != DATEOID && type != TIMESTAMPOID && type != TIMESTAMPTZOID &&
+		type != BOOLOID)
+		return false;
+	return distinct->eqop == lookup_type_cache(type, TYPECACHE_EQ_OPR)->eq_opr;
+}
+
 /*
  * percentile_disc(fraction) WITHIN GROUP (ORDER BY x): the group's values,
  * sorted at the end with the ORDER BY's operator, and the one at
@@ -639,39 +825,41 @@ percentile_setup(Aggref *aggref, bool partial, void **info)
 #define FLOAT AGG_SAFE_FLOAT
 
 static const AggKernel kernels[] = {
-	{F_COUNT_, sizeof(int64), count_star_add, count_final, count_final, NULL, ALWAYS, NULL},
-	{F_COUNT_ANY, sizeof(int64), count_any_add, count_final, count_final, NULL, ALWAYS, NULL},
-	{F_SUM_INT2, sizeof(IntSum), int2_sum_add, int_sum_final, int_sum_final, NULL, ALWAYS, NULL},
-	{F_SUM_INT4, sizeof(IntSum), int4_sum_add, int_sum_final, int_sum_final, NULL, ALWAYS, NULL},
-	{F_AVG_INT2, sizeof(IntSum), int2_sum_add, int_avg_final, int_avg_partial, NULL, ALWAYS, NULL},
-	{F_AVG_INT4, sizeof(IntSum), int4_sum_add, int_avg_final, int_avg_partial, NULL, ALWAYS, NULL},
+	{F_COUNT_, sizeof(int64), count_star_add, count_final, count_final, NULL, ALWAYS, NULL, false},
+	{F_COUNT_ANY, sizeof(int64), count_any_add, count_final, count_final, NULL, ALWAYS, NULL, false},
+	{F_SUM_INT2, sizeof(IntSum), int2_sum_add, int_sum_final, int_sum_final, NULL, ALWAYS, NULL, false},
+	{F_SUM_INT4, sizeof(IntSum), int4_sum_add, int_sum_final, int_sum_final, NULL, ALWAYS, NULL, false},
+	{F_AVG_INT2, sizeof(IntSum), int2_sum_add, int_avg_final, int_avg_partial, NULL, ALWAYS, NULL, false},
+	{F_AVG_INT4, sizeof(IntSum), int4_sum_add, int_avg_final, int_avg_partial, NULL, ALWAYS, NULL, false},
 #ifdef VEC_HAVE_SCALED_NUMERIC
-	{F_SUM_INT8, sizeof(WideSum), int8_sum_add, wide_sum_final, int8_sum_partial, wide_setup, AGG_SAFE_INT8_SUM, NULL},
-	{F_AVG_INT8, sizeof(WideSum), int8_sum_add, wide_avg_final, int8_sum_partial, wide_setup, AGG_SAFE_INT8_SUM, NULL},
-	{F_SUM_NUMERIC, sizeof(WideSum), numeric_sum_add, wide_sum_final, numeric_sum_partial, wide_setup, AGG_SAFE_NUMERIC, NULL},
-	{F_AVG_NUMERIC, sizeof(WideSum), numeric_sum_add, wide_avg_final, numeric_sum_partial, wide_setup, AGG_SAFE_NUMERIC, NULL},
+	{F_SUM_INT8, sizeof(WideSum), int8_sum_add, wide_sum_final, int8_sum_partial, wide_setup, AGG_SAFE_INT8_SUM, NULL, false},
+	{F_AVG_INT8, sizeof(WideSum), int8_sum_add, wide_avg_final, int8_sum_partial, wide_setup, AGG_SAFE_INT8_SUM, NULL, false},
+	{F_SUM_NUMERIC, sizeof(WideSum), numeric_sum_add, wide_sum_final, numeric_sum_partial, wide_setup, AGG_SAFE_NUMERIC, NULL, false},
+	{F_MIN_NUMERIC, sizeof(NumericMinMax), numeric_min_add, numeric_minmax_final, numeric_minmax_final, NULL, AGG_SAFE_NUMERIC, NULL, true},
+	{F_MAX_NUMERIC, sizeof(NumericMinMax), numeric_max_add, numeric_minmax_final, numeric_minmax_final, NULL, AGG_SAFE_NUMERIC, NULL, true},
+	{F_AVG_NUMERIC, sizeof(WideSum), numeric_sum_add, wide_avg_final, numeric_sum_partial, wide_setup, AGG_SAFE_NUMERIC, NULL, false},
 #endif
-	{F_SUM_FLOAT4, sizeof(Float4Sum), float4_sum_add, float4_sum_final, float4_sum_final, NULL, FLOAT, NULL},
-	{F_SUM_FLOAT8, sizeof(Float8Sum), float8_sum_add, float8_sum_final, float8_sum_final, NULL, FLOAT, NULL},
-	{F_AVG_FLOAT4, sizeof(FloatAvg), float4_avg_add, float_avg_final, float_avg_partial, NULL, FLOAT, NULL},
-	{F_AVG_FLOAT8, sizeof(FloatAvg), float8_avg_add, float_avg_final, float_avg_partial, NULL, FLOAT, NULL},
-	{F_MIN_INT2, sizeof(MinMax), int2_min_add, minmax_final, minmax_final, NULL, ALWAYS, NULL},
-	{F_MAX_INT2, sizeof(MinMax), int2_max_add, minmax_final, minmax_final, NULL, ALWAYS, NULL},
-	{F_MIN_INT4, sizeof(MinMax), int4_min_add, minmax_final, minmax_final, NULL, ALWAYS, NULL},
-	{F_MAX_INT4, sizeof(MinMax), int4_max_add, minmax_final, minmax_final, NULL, ALWAYS, NULL},
-	{F_MIN_DATE, sizeof(MinMax), int4_min_add, minmax_final, minmax_final, NULL, ALWAYS, NULL},
-	{F_MAX_DATE, sizeof(MinMax), int4_max_add, minmax_final, minmax_final, NULL, ALWAYS, NULL},
-	{F_MIN_INT8, sizeof(MinMax), int8_min_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL},
-	{F_MAX_INT8, sizeof(MinMax), int8_max_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL},
-	{F_MIN_TIMESTAMP, sizeof(MinMax), int8_min_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL},
-	{F_MAX_TIMESTAMP, sizeof(MinMax), int8_max_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL},
-	{F_MIN_TIMESTAMPTZ, sizeof(MinMax), int8_min_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL},
-	{F_MAX_TIMESTAMPTZ, sizeof(MinMax), int8_max_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL},
-	{F_MIN_FLOAT4, sizeof(MinMax), float4_min_add, minmax_final, minmax_final, NULL, FLOAT, NULL},
-	{F_MAX_FLOAT4, sizeof(MinMax), float4_max_add, minmax_final, minmax_final, NULL, FLOAT, NULL},
-	{F_MIN_FLOAT8, sizeof(MinMax), float8_min_add, float8_minmax_final, float8_minmax_final, NULL, FLOAT, NULL},
-	{F_MAX_FLOAT8, sizeof(MinMax), float8_max_add, float8_minmax_final, float8_minmax_final, NULL, FLOAT, NULL},
-	{F_PERCENTILE_DISC_FLOAT8_ANYELEMENT, sizeof(ValueList), value_list_add, percentile_disc_result, NULL, percentile_setup, ALWAYS, percentile_plannable},
+	{F_SUM_FLOAT4, sizeof(Float4Sum), float4_sum_add, float4_sum_final, float4_sum_final, NULL, FLOAT, NULL, true},
+	{F_SUM_FLOAT8, sizeof(Float8Sum), float8_sum_add, float8_sum_final, float8_sum_final, NULL, FLOAT, NULL, true},
+	{F_AVG_FLOAT4, sizeof(FloatAvg), float4_avg_add, float_avg_final, float_avg_partial, NULL, FLOAT, NULL, true},
+	{F_AVG_FLOAT8, sizeof(FloatAvg), float8_avg_add, float_avg_final, float_avg_partial, NULL, FLOAT, NULL, true},
+	{F_MIN_INT2, sizeof(MinMax), int2_min_add, minmax_final, minmax_final, NULL, ALWAYS, NULL, false},
+	{F_MAX_INT2, sizeof(MinMax), int2_max_add, minmax_final, minmax_final, NULL, ALWAYS, NULL, false},
+	{F_MIN_INT4, sizeof(MinMax), int4_min_add, minmax_final, minmax_final, NULL, ALWAYS, NULL, false},
+	{F_MAX_INT4, sizeof(MinMax), int4_max_add, minmax_final, minmax_final, NULL, ALWAYS, NULL, false},
+	{F_MIN_DATE, sizeof(MinMax), int4_min_add, minmax_final, minmax_final, NULL, ALWAYS, NULL, false},
+	{F_MAX_DATE, sizeof(MinMax), int4_max_add, minmax_final, minmax_final, NULL, ALWAYS, NULL, false},
+	{F_MIN_INT8, sizeof(MinMax), int8_min_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL, false},
+	{F_MAX_INT8, sizeof(MinMax), int8_max_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL, false},
+	{F_MIN_TIMESTAMP, sizeof(MinMax), int8_min_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL, false},
+	{F_MAX_TIMESTAMP, sizeof(MinMax), int8_max_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL, false},
+	{F_MIN_TIMESTAMPTZ, sizeof(MinMax), int8_min_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL, false},
+	{F_MAX_TIMESTAMPTZ, sizeof(MinMax), int8_max_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL, false},
+	{F_MIN_FLOAT4, sizeof(MinMax), float4_min_add, minmax_final, minmax_final, NULL, FLOAT, NULL, true},
+	{F_MAX_FLOAT4, sizeof(MinMax), float4_max_add, minmax_final, minmax_final, NULL, FLOAT, NULL, true},
+	{F_MIN_FLOAT8, sizeof(MinMax), float8_min_add, float8_minmax_final, float8_minmax_final, NULL, FLOAT, NULL, true},
+	{F_MAX_FLOAT8, sizeof(MinMax), float8_max_add, float8_minmax_final, float8_minmax_final, NULL, FLOAT, NULL, true},
+	{F_PERCENTILE_DISC_FLOAT8_ANYELEMENT, sizeof(ValueList), value_list_add, percentile_disc_result, NULL, percentile_setup, ALWAYS, percentile_plannable, false},
 };
 
 const AggKernel *
@@ -705,6 +893,11 @@ agg_kernel_for(Aggref *aggref, AggSplit split)
 {
 	const AggKernel *k = agg_kernel_find(aggref->aggfnoid);
 
+	if (aggref->aggdistinct != NIL && split == AGGSPLIT_SIMPLE &&
+		aggref->aggsplit == split && aggref->aggfilter == NULL &&
+		aggref->agglevelsup == 0 && !aggref->aggvariadic &&
+		count_distinct_plannable(aggref))
+		return &count_distinct_kernel;
 	if (k == NULL || (split != AGGSPLIT_SIMPLE && k->partial == NULL) ||
 		aggref->aggsplit != split || aggref->aggdistinct != NIL ||
 		aggref->aggfilter != NULL || aggref->agglevelsup != 0 ||
@@ -716,6 +909,24 @@ agg_kernel_for(Aggref *aggref, AggSplit split)
 		aggref->aggkind != AGGKIND_NORMAL)
 		return NULL;
 	return k;
+}
+
+bool
+agg_kernel_order_sensitive(const AggKernel *k, Aggref *aggref)
+{
+	Expr	   *arg;
+
+	if (!k->order_sensitive)
+		return false;
+
+	/*
+	 * min and max of numeric keep the last of equal values, which differ
+	 * only in display scale; a column of numeric(p, s) has one scale.
+	 */
+	if (aggref->aggfnoid != F_MIN_NUMERIC && aggref->aggfnoid != F_MAX_NUMERIC)
+		return true;
+	arg = ((TargetEntry *) linitial(aggref->args))->expr;
+	return !IsA(arg, Var) || ((Var *) arg)->vartypmod < 0;
 }
 
 bool

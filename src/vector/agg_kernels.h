@@ -70,6 +70,8 @@ typedef struct AggKernel
 	AggKernelSafety safety;
 	/* ordered-set aggregates: direct and ORDER BY arguments it takes */
 	bool		(*plannable) (Aggref *aggref);
+	/* can the order of the rows change the result (float rounding, ties)? */
+	bool		order_sensitive;
 } AggKernel;
 
 /* The kernel of aggregate function aggfnoid, or NULL if there is none. */
@@ -81,6 +83,12 @@ extern const AggKernel *agg_kernel_find(Oid aggfnoid);
  * what an ordered-set kernel takes), variadic, outer-level aggregates.
  */
 extern const AggKernel *agg_kernel_for(Aggref *aggref, AggSplit split);
+
+/*
+ * Would rows in another order than the scan's change aggref's result?
+ * (A GroupAggregate's Sort gives its rows another order.)
+ */
+extern bool agg_kernel_order_sensitive(const AggKernel *k, Aggref *aggref);
 
 /*
  * Can a partial aggregation use kernel k on column attr, whose values

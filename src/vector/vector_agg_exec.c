@@ -252,7 +252,7 @@ begin_vector_agg(CustomScanState *node, EState *estate, int eflags)
 		{
 			Aggref	   *aggref = (Aggref *) te->expr;
 
-			col->kernel = agg_kernel_find(aggref->aggfnoid);
+			col->kernel = agg_kernel_for(aggref, aggref->aggsplit);
 			if (col->kernel->setup != NULL &&
 				!col->kernel->setup(aggref, state->partial, &col->info))
 				state->kernels_ready = false;

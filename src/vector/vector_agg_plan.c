@@ -19,6 +19,10 @@
  *	    default equality;
  *	  - its target list holds only aggregates with a kernel (DISTINCT, FILTER
  *	    and ORDER BY only where a kernel takes them) and the keys;
+ *	  - over a Sort, no aggregate whose result depends on the order of its
+ *	    rows (float sums, min and max that keep the last of equal values):
+ *	    the node adds rows in the scan's order, the GroupAggregate in the
+ *	    Sort's, which is not even stable;
  *	  - keys and aggregate arguments are columns of the scan or expressions
  *	    over them the node evaluates row by row: nothing volatile, no
  *	    subplan.
@@ -157,6 +161,10 @@ aggref_over_scan(Aggref *aggref, AggSplit split, AggInput *in)
 	mapped = (Aggref *) to_scan((Node *) aggref, in);
 	if (mapped == NULL || aggref->aggstar)
 		return mapped;
+	/* a GroupAggregate's rows come in the Sort's order, not the scan's */
+	if (in->input != (Plan *) in->scan &&
+		agg_kernel_order_sensitive(agg_kernel_for(aggref, split), mapped))
+		return NULL;
 	arg = linitial(mapped->args);
 	return row_expression(arg->expr, in->scan->scan.scanrelid) ? mapped : NULL;
 }
@@ -177,9 +185,13 @@ agg_input(Agg *agg, AggInput *in)
 		in->scan = (CustomScan *) input;
 		return agg->aggstrategy != AGG_SORTED;
 	}
-	/* not a partial one: groups emitted early would break the order */
+	/*
+	 * A Sort for a GroupAggregate, or for a plain one's DISTINCT or ORDER BY
+	 * aggregates (PostgreSQL 16 on sorts their input once).  Not a partial
+	 * aggregation: groups emitted early would break the order.
+	 */
 	if (input == NULL || !IsA(input, Sort) || !col_scan_plan_is(input->lefttree) ||
-		agg->aggstrategy != AGG_SORTED || agg->numCols < 1 ||
+		(agg->aggstrategy != AGG_SORTED && agg->aggstrategy != AGG_PLAIN) ||
 		agg->aggsplit != AGGSPLIT_SIMPLE ||
 		((Sort *) input)->numCols < agg->numCols)
 		return false;
@@ -261,7 +273,7 @@ try_vector_agg(Agg *agg)
 	 * out in: the Sort's operator, collation and NULLS FIRST for each key.
 	 */
 	private = list_make1_int(agg->aggsplit != AGGSPLIT_SIMPLE);
-	if (in.input != (Plan *) in.scan)
+	if (in.input != (Plan *) in.scan && agg->numCols > 0)
 	{
 		Sort	   *sort = (Sort *) in.input;
 

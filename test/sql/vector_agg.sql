@@ -88,7 +88,9 @@ SELECT agg, check_agg(format('SELECT %s FROM va_col', agg)) AS result,
 	'min(i2)', 'max(i2)', 'min(i4)', 'max(i4)', 'min(i8)', 'max(i8)',
 	'min(f4)', 'max(f4)', 'min(f8)', 'max(f8)', 'min(d)', 'max(d)',
 	'min(ts)', 'max(ts)', 'min(tstz)', 'max(tstz)',
-	'sum(maybe)', 'avg(maybe)', 'min(maybe)', 'max(maybe)']) AS agg;
+	'sum(maybe)', 'avg(maybe)', 'min(maybe)', 'max(maybe)',
+	'min(num)', 'max(num)', 'min(num2)', 'max(num2)',
+	'count(DISTINCT i4)', 'count(DISTINCT d)', 'count(DISTINCT b)', 'count(DISTINCT maybe)']) AS agg;
 
 -- the results themselves, once
 SELECT count(*), count(maybe), sum(i2), sum(i4), sum(i8), sum(f4), sum(f8),
@@ -135,6 +137,14 @@ SELECT b, bp, count(*) FROM va_col GROUP BY b, bp ORDER BY b DESC, bp;
 SELECT agg_path('SELECT t, count(*), sum(i4) FROM va_col GROUP BY t');
 SELECT key, check_agg(format('SELECT %s, count(*), sum(num), max(ts) FROM va_col GROUP BY %s', key, key)) AS result
   FROM unnest(ARRAY['i2', 'maybe', 'd', 'b', 't', 'vc', 'bp']) AS key;
+-- a DISTINCT aggregate makes PostgreSQL sort by its argument too
+SELECT q, check_agg(q) AS result, agg_path(q) AS path FROM unnest(ARRAY[
+	'SELECT t, b, count(DISTINCT i4), sum(num), min(num2), max(d) FROM va_col GROUP BY t, b',
+	'SELECT count(DISTINCT maybe), avg(i8) FROM va_col',
+	-- rows summed in the Sort's order, not the scan's: not vectorized
+	'SELECT t, sum(f8) FROM va_col GROUP BY t',
+	'SELECT t, max(num) FROM va_col GROUP BY t'
+]) AS q;
 RESET enable_hashagg;
 
 -- percentile_disc over integers, dates and timestamps, both orders
@@ -197,8 +207,8 @@ SELECT q, check_agg(q) AS result, agg_path(q) AS path FROM unnest(ARRAY[
 	'SELECT vc || bp, count(*) FROM va_col WHERE i4 > 0 GROUP BY vc || bp'
 ]) AS q;
 
--- not vectorized: DISTINCT, FILTER, HAVING, a float key, a volatile argument
-SELECT agg_path('SELECT count(DISTINCT i4) FROM va_col');
+-- not vectorized: DISTINCT of text, FILTER, HAVING, a float key, a volatile argument
+SELECT agg_path('SELECT count(DISTINCT t) FROM va_col');
 SELECT agg_path('SELECT count(*) FILTER (WHERE i4 > 0) FROM va_col');
 SELECT agg_path('SELECT t, count(*) FROM va_col GROUP BY t HAVING count(*) > 1');
 SELECT agg_path('SELECT f4, count(*) FROM va_col GROUP BY f4');
