@@ -156,7 +156,11 @@ list_position(List *list, Expr *expr)
 	return -1;
 }
 
-/* A plain column is read from the batch, anything else computed per row. */
+/*
+ * A plain column is read from the batch, anything else computed per row.
+ * The expression belongs to the scan's plan state: its rows are the scan's
+ * (its slot type and descriptor, which a JIT-compiled deform relies on).
+ */
 static void
 init_input(VecAggState *state, Expr *expr, VecInput *input)
 {
@@ -165,7 +169,7 @@ init_input(VecAggState *state, Expr *expr, VecInput *input)
 	else
 	{
 		input->attno = -1;
-		input->expr = ExecInitExpr(expr, &state->css.ss.ps);
+		input->expr = ExecInitExpr(expr, &state->scan->ss.ps);
 	}
 }
 

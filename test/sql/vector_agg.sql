@@ -207,6 +207,18 @@ SELECT q, check_agg(q) AS result, agg_path(q) AS path FROM unnest(ARRAY[
 	'SELECT vc || bp, count(*) FROM va_col WHERE i4 > 0 GROUP BY vc || bp'
 ]) AS q;
 
+-- the same with expressions compiled by JIT, where the server has it: they
+-- deform the scan's rows, whose slot type and descriptor they must know
+SET jit = on;
+SET jit_above_cost = 0;
+SET jit_optimize_above_cost = 0;
+SET jit_inline_above_cost = 0;
+SELECT check_agg('SELECT upper(t), b, count(*), sum(i4 * 2), avg(f8 + i2) FROM va_col GROUP BY upper(t), b');
+RESET jit_above_cost;
+RESET jit_optimize_above_cost;
+RESET jit_inline_above_cost;
+RESET jit;
+
 -- not vectorized: DISTINCT of text, FILTER, HAVING, a float key, a volatile argument
 SELECT agg_path('SELECT count(DISTINCT t) FROM va_col');
 SELECT agg_path('SELECT count(*) FILTER (WHERE i4 > 0) FROM va_col');
