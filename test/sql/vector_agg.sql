@@ -24,26 +24,13 @@ SELECT g, (g % 300 - 150)::smallint, g % 1000 - 500, g::bigint * 1000003,
 INSERT INTO va_col (id) SELECT g FROM generate_series(12001, 12100) g;
 CREATE TABLE va_heap AS SELECT * FROM va_col;
 
--- q with the vectorized aggregation, without it, and on heap
-CREATE FUNCTION check_agg(q text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-	fast text;
-	slow text;
-	heap text;
-	wrap text := 'SELECT md5(coalesce(string_agg(r::text, ''|'' ORDER BY r::text), '''')) '
-				 || '|| '' '' || count(*) FROM (%s) r';
-BEGIN
-	PERFORM set_config('storage_engine.enable_vectorized_aggregation', 'on', true);
-	EXECUTE format(wrap, q) INTO fast;
-	PERFORM set_config('storage_engine.enable_vectorized_aggregation', 'off', true);
-	EXECUTE format(wrap, q) INTO slow;
-	PERFORM set_config('storage_engine.enable_vectorized_aggregation', 'on', true);
-	EXECUTE format(wrap, replace(q, 'va_col', 'va_heap')) INTO heap;
-	IF fast = slow AND slow = heap THEN
-		RETURN 'same, ' || split_part(fast, ' ', 2) || ' rows';
-	END IF;
-	RETURN 'DIFFERENT: ' || fast || ' / ' || slow || ' / ' || heap;
-END $$;
+-- the shared comparison (test/sql/common/compare.psql), from test/sql
+\getenv abs_srcdir PG_ABS_SRCDIR
+\cd :abs_srcdir/sql
+\i common/compare.psql
+CREATE FUNCTION check_agg(q text) RETURNS text LANGUAGE sql AS $$
+	SELECT compare_paths(q, 'storage_engine.enable_vectorized_aggregation', 'va_col', 'va_heap')
+$$;
 
 -- how the query ran: vectorized, handed to the Aggregate (and why), or
 -- not vectorized at all
@@ -290,28 +277,11 @@ SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
 EXPLAIN (COSTS OFF)
 SELECT g, count(*), sum(n), avg(i8) FROM va_par GROUP BY g;
--- exact types: equal to the serial result; float sums are added in
--- another order by a parallel plan, so they are compared rounded
-CREATE FUNCTION check_par(q text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-	fast text;
-	slow text;
-	heap text;
-	wrap text := 'SELECT md5(coalesce(string_agg(r::text, ''|'' ORDER BY r::text), '''')) '
-				 || '|| '' '' || count(*) FROM (%s) r';
-BEGIN
-	EXECUTE format(wrap, q) INTO fast;
-	PERFORM set_config('storage_engine.enable_vectorized_aggregation', 'off', true);
-	EXECUTE format(wrap, q) INTO slow;
-	PERFORM set_config('storage_engine.enable_vectorized_aggregation', 'on', true);
-	PERFORM set_config('max_parallel_workers_per_gather', '0', true);
-	EXECUTE format(wrap, replace(q, 'va_par', 'va_par_heap')) INTO heap;
-	PERFORM set_config('max_parallel_workers_per_gather', '2', true);
-	IF fast = slow AND slow = heap THEN
-		RETURN 'same, ' || split_part(fast, ' ', 2) || ' rows';
-	END IF;
-	RETURN 'DIFFERENT: ' || fast || ' / ' || slow || ' / ' || heap;
-END $$;
+-- float sums are added in another order by a parallel plan: compared
+-- rounded
+CREATE FUNCTION check_par(q text) RETURNS text LANGUAGE sql AS $$
+	SELECT compare_paths(q, 'storage_engine.enable_vectorized_aggregation', 'va_par', 'va_par_heap')
+$$;
 SELECT q, check_par(q) AS result, agg_path(q) AS path FROM unnest(ARRAY[
 	'SELECT count(*), sum(i4), avg(i4), sum(i8), avg(i8), sum(n), avg(n), min(d), max(f8) FROM va_par',
 	'SELECT g, count(*), sum(i4), avg(i4), sum(i8), avg(i8), sum(n), avg(n) FROM va_par GROUP BY g',
@@ -349,3 +319,4 @@ SELECT check_agg('SELECT d, count(*), sum(num), avg(f8) FROM va_col WHERE d BETW
 DROP TABLE va_col, va_heap, va_empty, va_odd, va_big;
 DROP FUNCTION check_agg(text);
 DROP FUNCTION agg_path(text);
+DROP FUNCTION compare_paths(text, text, text, text);

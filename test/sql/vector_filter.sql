@@ -19,26 +19,13 @@ SELECT g, (g % 500 - 250)::smallint, g::bigint * 3, '2024-01-01'::date + g / 50,
 INSERT INTO vf_col (id) SELECT g FROM generate_series(12001, 12050) g;
 CREATE TABLE vf_heap AS SELECT * FROM vf_col;
 
--- q with the vectorized filter, without it, and on heap
-CREATE FUNCTION check_filter(q text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-	fast text;
-	slow text;
-	heap text;
-	wrap text := 'SELECT md5(coalesce(string_agg(r::text, ''|'' ORDER BY r::text), '''')) '
-				 || '|| '' '' || count(*) FROM (%s) r';
-BEGIN
-	PERFORM set_config('storage_engine.enable_vectorized_filter', 'on', true);
-	EXECUTE format(wrap, q) INTO fast;
-	PERFORM set_config('storage_engine.enable_vectorized_filter', 'off', true);
-	EXECUTE format(wrap, q) INTO slow;
-	PERFORM set_config('storage_engine.enable_vectorized_filter', 'on', true);
-	EXECUTE format(wrap, replace(q, 'vf_col', 'vf_heap')) INTO heap;
-	IF fast = slow AND slow = heap THEN
-		RETURN 'same, ' || split_part(fast, ' ', 2) || ' rows';
-	END IF;
-	RETURN 'DIFFERENT: ' || fast || ' / ' || slow || ' / ' || heap;
-END $$;
+-- the shared comparison (test/sql/common/compare.psql), from test/sql
+\getenv abs_srcdir PG_ABS_SRCDIR
+\cd :abs_srcdir/sql
+\i common/compare.psql
+CREATE FUNCTION check_filter(q text) RETURNS text LANGUAGE sql AS $$
+	SELECT compare_paths(q, 'storage_engine.enable_vectorized_filter', 'vf_col', 'vf_heap')
+$$;
 
 -- which clauses the scan evaluated on column arrays
 CREATE FUNCTION vectorized(q text) RETURNS text LANGUAGE plpgsql AS $$
@@ -123,3 +110,4 @@ ROLLBACK;
 DROP TABLE vf_col, vf_heap;
 DROP FUNCTION check_filter(text);
 DROP FUNCTION vectorized(text);
+DROP FUNCTION compare_paths(text, text, text, text);
