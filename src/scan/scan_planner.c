@@ -379,8 +379,11 @@ col_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	if (prev_set_rel_pathlist)
 		prev_set_rel_pathlist(root, rel, rti, rte);
 
-	/* TABLESAMPLE is the sample scan's business */
-	if (rel->reloptkind != RELOPT_BASEREL || rte->rtekind != RTE_RELATION ||
+	/*
+	 * Tables and partitions (members of an append relation) alike;
+	 * TABLESAMPLE is the sample scan's business.
+	 */
+	if (!IS_SIMPLE_REL(rel) || rte->rtekind != RTE_RELATION ||
 		rte->relkind == RELKIND_PARTITIONED_TABLE || rte->tablesample != NULL)
 		return;
 	relation = table_open(rte->relid, NoLock);

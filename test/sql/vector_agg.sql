@@ -311,6 +311,22 @@ SET max_parallel_workers_per_gather = 0;
 DROP TABLE va_par, va_par_heap;
 DROP FUNCTION check_par(text);
 
+-- partitions of a partitioned table get the ColcompressScan, and
+-- partitionwise aggregation is vectorized per partition
+CREATE TABLE va_part (k int, g text, v numeric(10,2)) PARTITION BY RANGE (k);
+CREATE TABLE va_part1 PARTITION OF va_part FOR VALUES FROM (0) TO (5000) USING colcompress;
+CREATE TABLE va_part2 PARTITION OF va_part FOR VALUES FROM (5000) TO (10000) USING colcompress;
+INSERT INTO va_part SELECT g, 'g' || g % 5, g / 10.0 FROM generate_series(0, 9999) g;
+CREATE TABLE va_part_heap AS SELECT * FROM va_part;
+SET enable_partitionwise_aggregate = on;
+EXPLAIN (COSTS OFF) SELECT g, count(*), sum(v) FROM va_part WHERE k > 100 GROUP BY g;
+SELECT compare_paths('SELECT g, count(*), sum(v) FROM va_part WHERE k > 100 GROUP BY g',
+					 'storage_engine.enable_vectorized_aggregation', 'va_part', 'va_part_heap');
+RESET enable_partitionwise_aggregate;
+SELECT compare_paths('SELECT g, count(*), sum(v) FROM va_part WHERE k > 100 GROUP BY g',
+					 'storage_engine.enable_vectorized_aggregation', 'va_part', 'va_part_heap');
+DROP TABLE va_part, va_part_heap;
+
 -- the seed's aggregation shapes
 SELECT check_agg('SELECT sum(num), avg(num), sum(f8), avg(f8) FROM va_col');
 SELECT check_agg('SELECT bp, count(*), avg(f4) FROM va_col GROUP BY bp ORDER BY count(*) DESC');
