@@ -48,6 +48,20 @@
 #define SEL_ROW(k) (sel != NULL ? sel[k] : (k))
 #define STATE_OF(type, row) (&((type *) states)[groups != NULL ? groups[row] : 0])
 
+/* the parameters of every add function (AggKernelAdd) */
+#define ADD_PARAMS void *states, const uint32 *groups, const ColumnBatch *col, \
+	const uint32 *sel, uint32 nsel
+
+/*
+ * The loop of the add functions: each selected row whose value is not
+ * NULL, as row, with st pointing to its group's state (of type type).
+ */
+#define FOR_EACH_VALUE(k, row, type, st) \
+	for ((k) = 0; (k) < nsel; (k)++) \
+		if (((row) = SEL_ROW(k)), col->isnull[row]) \
+			continue; \
+		else if (((st) = STATE_OF(type, row)), true)
+
 /*
  * |x| below this keeps float8_accum's sum of squares finite, so that the
  * average raises no overflow error PostgreSQL would raise.
@@ -57,8 +71,7 @@
 /* count(*) and count(any) */
 
 static bool
-count_star_add(void *states, const uint32 *groups, const ColumnBatch *col,
-			   const uint32 *sel, uint32 nsel)
+count_star_add(ADD_PARAMS)
 {
 	uint32		k;
 
@@ -73,18 +86,14 @@ count_star_add(void *states, const uint32 *groups, const ColumnBatch *col,
 }
 
 static bool
-count_any_add(void *states, const uint32 *groups, const ColumnBatch *col,
-			  const uint32 *sel, uint32 nsel)
+count_any_add(ADD_PARAMS)
 {
 	uint32		k;
+	uint32		row;
+	int64	   *st;
 
-	for (k = 0; k < nsel; k++)
-	{
-		uint32		row = SEL_ROW(k);
-
-		if (!col->isnull[row])
-			(*STATE_OF(int64, row))++;
-	}
+	FOR_EACH_VALUE(k, row, int64, st)
+		(*st)++;
 	return true;
 }
 
@@ -105,19 +114,14 @@ typedef struct IntSum
 
 #define DEFINE_INT_SUM_ADD(name, GET) \
 static bool \
-name(void *states, const uint32 *groups, const ColumnBatch *col, \
-	 const uint32 *sel, uint32 nsel) \
+name(ADD_PARAMS) \
 { \
 	uint32		k; \
+	uint32		row; \
+	IntSum	   *st; \
 \
-	for (k = 0; k < nsel; k++) \
+	FOR_EACH_VALUE(k, row, IntSum, st) \
 	{ \
-		uint32		row = SEL_ROW(k); \
-		IntSum	   *st; \
-\
-		if (col->isnull[row]) \
-			continue; \
-		st = STATE_OF(IntSum, row); \
 		st->sum += GET(col->values[row]); \
 		st->count++; \
 	} \
@@ -193,19 +197,14 @@ typedef struct WideSum
 } WideSum;
 
 static bool
-int8_sum_add(void *states, const uint32 *groups, const ColumnBatch *col,
-			 const uint32 *sel, uint32 nsel)
+int8_sum_add(ADD_PARAMS)
 {
 	uint32		k;
+	uint32		row;
+	WideSum    *st;
 
-	for (k = 0; k < nsel; k++)
+	FOR_EACH_VALUE(k, row, WideSum, st)
 	{
-		uint32		row = SEL_ROW(k);
-		WideSum    *st;
-
-		if (col->isnull[row])
-			continue;
-		st = STATE_OF(WideSum, row);
 		st->sum += DatumGetInt64(col->values[row]);
 		st->count++;
 	}
@@ -213,23 +212,19 @@ int8_sum_add(void *states, const uint32 *groups, const ColumnBatch *col,
 }
 
 static bool
-numeric_sum_add(void *states, const uint32 *groups, const ColumnBatch *col,
-				const uint32 *sel, uint32 nsel)
+numeric_sum_add(ADD_PARAMS)
 {
 	uint32		k;
+	uint32		row;
+	WideSum    *st;
 
-	for (k = 0; k < nsel; k++)
+	FOR_EACH_VALUE(k, row, WideSum, st)
 	{
-		uint32		row = SEL_ROW(k);
-		WideSum    *st;
 		int			scale;
 		int128		value;
 
-		if (col->isnull[row])
-			continue;
 		if (!numeric_to_scaled(col->values[row], &value, &scale))
 			return false;
-		st = STATE_OF(WideSum, row);
 		if (scale > st->scale)
 		{
 			if (!int128_scale_up(st->sum, scale - st->scale, &st->sum))
@@ -321,22 +316,15 @@ typedef struct Float8Sum
 
 #define DEFINE_FLOAT_SUM_ADD(name, type, ctype, GET) \
 static bool \
-name(void *states, const uint32 *groups, const ColumnBatch *col, \
-	 const uint32 *sel, uint32 nsel) \
+name(ADD_PARAMS) \
 { \
 	uint32		k; \
+	uint32		row; \
+	type	   *st; \
 \
-	for (k = 0; k < nsel; k++) \
+	FOR_EACH_VALUE(k, row, type, st) \
 	{ \
-		uint32		row = SEL_ROW(k); \
-		type	   *st; \
-		ctype		v; \
-\
-		if (col->isnull[row]) \
-			continue; \
-		v = GET(col->values[row]); \
-		st = STATE_OF(type, row); \
-		st->sum += v; \
+		st->sum += (ctype) GET(col->values[row]); \
 		st->count++; \
 		/* NaN, infinities, overflow: PostgreSQL's rules apply */ \
 		if (unlikely(!isfinite(st->sum))) \
@@ -376,23 +364,18 @@ typedef struct FloatAvg
 
 #define DEFINE_FLOAT_AVG_ADD(name, GET) \
 static bool \
-name(void *states, const uint32 *groups, const ColumnBatch *col, \
-	 const uint32 *sel, uint32 nsel) \
+name(ADD_PARAMS) \
 { \
 	uint32		k; \
+	uint32		row; \
+	FloatAvg   *st; \
 \
-	for (k = 0; k < nsel; k++) \
+	FOR_EACH_VALUE(k, row, FloatAvg, st) \
 	{ \
-		uint32		row = SEL_ROW(k); \
-		FloatAvg   *st; \
-		float8		v; \
+		float8		v = GET(col->values[row]); \
 \
-		if (col->isnull[row]) \
-			continue; \
-		v = GET(col->values[row]); \
 		if (unlikely(!(fabs(v) < FLOAT_AVG_SAFE))) \
 			return false; \
-		st = STATE_OF(FloatAvg, row); \
 		st->n += 1.0; \
 		st->sum += v; \
 	} \
@@ -443,23 +426,18 @@ typedef struct MinMax
 
 #define DEFINE_MINMAX_ADD(name, ctype, GET, KEEP, CHECK) \
 static bool \
-name(void *states, const uint32 *groups, const ColumnBatch *col, \
-	 const uint32 *sel, uint32 nsel) \
+name(ADD_PARAMS) \
 { \
 	uint32		k; \
+	uint32		row; \
+	MinMax	   *st; \
 \
-	for (k = 0; k < nsel; k++) \
+	FOR_EACH_VALUE(k, row, MinMax, st) \
 	{ \
-		uint32		row = SEL_ROW(k); \
-		MinMax	   *st; \
-		ctype		v; \
+		ctype		v = GET(col->values[row]); \
 \
-		if (col->isnull[row]) \
-			continue; \
-		v = GET(col->values[row]); \
 		if (!CHECK(v)) \
 			return false; \
-		st = STATE_OF(MinMax, row); \
 		if (!st->has || !(GET(st->value) KEEP v)) \
 		{ \
 			st->value = col->values[row]; \
@@ -545,24 +523,20 @@ compare_scaled(int128 a, int as, int128 b, int bs, int *result)
 
 #define DEFINE_NUMERIC_MINMAX_ADD(name, KEEP_SIGN) \
 static bool \
-name(void *states, const uint32 *groups, const ColumnBatch *col, \
-	 const uint32 *sel, uint32 nsel) \
+name(ADD_PARAMS) \
 { \
 	uint32		k; \
+	uint32		row; \
+	NumericMinMax *st; \
 \
-	for (k = 0; k < nsel; k++) \
+	FOR_EACH_VALUE(k, row, NumericMinMax, st) \
 	{ \
-		uint32		row = SEL_ROW(k); \
-		NumericMinMax *st; \
 		int128		m; \
 		int			scale; \
 		int			cmp; \
 \
-		if (col->isnull[row]) \
-			continue; \
 		if (!numeric_to_scaled(col->values[row], &m, &scale)) \
 			return false; \
-		st = STATE_OF(NumericMinMax, row); \
 		if (st->has) \
 		{ \
 			if (!compare_scaled(st->mantissa, st->scale, m, scale, &cmp)) \
@@ -651,18 +625,14 @@ distinct_insert(DistinctSet *set, Datum v)
 }
 
 static bool
-count_distinct_add(void *states, const uint32 *groups, const ColumnBatch *col,
-				   const uint32 *sel, uint32 nsel)
+count_distinct_add(ADD_PARAMS)
 {
 	uint32		k;
+	uint32		row;
+	DistinctSet *st;
 
-	for (k = 0; k < nsel; k++)
-	{
-		uint32		row = SEL_ROW(k);
-
-		if (!col->isnull[row])
-			distinct_insert(STATE_OF(DistinctSet, row), col->values[row]);
-	}
+	FOR_EACH_VALUE(k, row, DistinctSet, st)
+		distinct_insert(st, col->values[row]);
 	return true;
 }
 
@@ -721,19 +691,14 @@ typedef struct PercentileInfo
 } PercentileInfo;
 
 static bool
-value_list_add(void *states, const uint32 *groups, const ColumnBatch *col,
-			   const uint32 *sel, uint32 nsel)
+value_list_add(ADD_PARAMS)
 {
 	uint32		k;
+	uint32		row;
+	ValueList  *st;
 
-	for (k = 0; k < nsel; k++)
+	FOR_EACH_VALUE(k, row, ValueList, st)
 	{
-		uint32		row = SEL_ROW(k);
-		ValueList  *st;
-
-		if (col->isnull[row])
-			continue;
-		st = STATE_OF(ValueList, row);
 		if (st->n == st->allocated)
 		{
 			st->allocated = Max(st->allocated * 2, 64);
