@@ -261,12 +261,8 @@ prune_clause_supported(Expr *clause, Index relid, Relation rel)
 	return supported(clause, relid, RelationGetDescr(rel));
 }
 
-/*
- * Computes a comparison value, copied out of the expression context's
- * per-tuple memory, which the scan resets for every row.
- */
-static Datum
-evaluate(Expr *expr, PlanState *parent, ExprContext *econtext, bool *isnull)
+Datum
+prune_value(Expr *expr, PlanState *parent, ExprContext *econtext, bool *isnull)
 {
 	ExprState  *state = ExecInitExpr(expr, parent);
 	Datum		value = ExecEvalExprSwitchContext(state, econtext, isnull);
@@ -321,7 +317,7 @@ build(Expr *clause, Index relid, TupleDesc desc, PlanState *parent,
 	{
 		fmgr_info(get_opfamily_proc(leaf.opfamily, leaf.lefttype, leaf.righttype,
 									BTORDER_PROC), &node->cmp);
-		node->value = evaluate(leaf.value, parent, econtext, &node->value_isnull);
+		node->value = prune_value(leaf.value, parent, econtext, &node->value_isnull);
 	}
 	if (leaf.kind == PRUNE_IN && !node->value_isnull)
 	{

@@ -27,6 +27,14 @@ extern bool prune_clause_supported(Expr *clause, Index relid, Relation rel);
 extern PruneNode *prune_build(List *clauses, Relation rel, TupleDesc desc,
 							  PlanState *parent, ExprContext *econtext);
 
+/*
+ * A comparison value (a constant, parameter or stable expression) computed
+ * now, copied out of the expression context's per-tuple memory, which the
+ * scan resets for every row, into CurrentMemoryContext.
+ */
+extern Datum prune_value(Expr *expr, PlanState *parent, ExprContext *econtext,
+						 bool *isnull);
+
 /* True when no row of the zone can satisfy the clauses. */
 extern bool prune_zone_excluded(PruneNode *node, ZoneStatsFn stats_fn, void *zone);
 

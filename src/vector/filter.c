@@ -36,9 +36,9 @@
 #include "nodes/nodeFuncs.h"
 #include "nodes/pathnodes.h"
 #include "optimizer/optimizer.h"
-#include "utils/datum.h"
 #include "utils/lsyscache.h"
 
+#include "scan/prune.h"
 #include "vector/filter.h"
 
 typedef enum FilterKind
@@ -102,21 +102,6 @@ column_of(Node *node, Index relid, TupleDesc desc)
 			return var;
 	}
 	return NULL;
-}
-
-/* A value for the scan's duration, in CurrentMemoryContext. */
-static Datum
-evaluate(Expr *expr, PlanState *parent, bool *isnull)
-{
-	ExprState  *state = ExecInitExpr(expr, parent);
-	Datum		value = ExecEvalExprSwitchContext(state, parent->ps_ExprContext, isnull);
-	int16		typlen;
-	bool		typbyval;
-
-	if (*isnull)
-		return (Datum) 0;
-	get_typlenbyval(exprType((Node *) expr), &typlen, &typbyval);
-	return datumCopy(value, typbyval, typlen);
 }
 
 /* The integer types whose built-in comparisons are int64 comparisons. */
@@ -252,7 +237,7 @@ compile_clause(Expr *clause, Index relid, TupleDesc desc, PlanState *parent,
 		attr = TupleDescAttr(desc, var->varattno - 1);
 		c->attno = var->varattno - 1;
 
-		value = evaluate(other, parent, &isnull);
+		value = prune_value(other, parent, parent->ps_ExprContext, &isnull);
 		if (isnull)
 		{
 			c->kind = FILTER_NOTHING;	/* strict: NULL for every row */
