@@ -401,6 +401,37 @@ load_group(ColReader *r, int group)
 }
 
 /*
+ * Claims the next range of chunk groups: a share of what is left, so that
+ * a participant's groups lie in few stripes (each stripe a participant
+ * touches costs it the stripe's chunk metadata and dictionaries) while the
+ * ranges shrink to single groups towards the end, where participants must
+ * finish together.
+ */
+#define CLAIM_SHARE 6
+
+static bool
+claim_range(ColReader *r, uint64 total)
+{
+	uint64		next = pg_atomic_read_u64(&r->parallel->next_group);
+
+	for (;;)
+	{
+		uint64		n;
+
+		if (next >= total)
+			return false;
+		n = Max((total - next) / CLAIM_SHARE, 1);
+		/* on failure next is reread */
+		if (pg_atomic_compare_exchange_u64(&r->parallel->next_group, &next, next + n))
+		{
+			r->claim_next = next;
+			r->claim_end = next + n;
+			return true;
+		}
+	}
+}
+
+/*
  * A parallel scan's next chunk group: *si and *group; false when none is
  * left.  Participants claim groups, not stripes, so that they finish
  * together even over a few large stripes; every one lists the same
@@ -411,14 +442,17 @@ load_group(ColReader *r, int group)
 static bool
 claim_group(ColReader *r, int *si, int *group)
 {
+	uint64		total = r->group_start[r->nstripes];
+
 	for (;;)
 	{
-		uint64		unit = pg_atomic_fetch_add_u64(&r->parallel->next_group, 1);
+		uint64		unit;
 		int			s = r->claim_stripe;
 		uint64		g;
 
-		if (unit >= r->group_start[r->nstripes])
+		if (r->claim_next >= r->claim_end && !claim_range(r, total))
 			return false;
+		unit = r->claim_next++;
 		/* one participant's claims only grow */
 		while (unit >= r->group_start[s + 1])
 			s++;
@@ -586,6 +620,7 @@ col_reader_reset(ColReader *r, bool forward)
 	r->have_batch = false;
 	r->claim_stripe = 0;
 	r->claim_tested = -1;
+	r->claim_next = r->claim_end = 0;
 	MemoryContextReset(r->stripe_cxt);
 	MemoryContextReset(r->batch_cxt);
 }

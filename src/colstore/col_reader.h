@@ -19,8 +19,8 @@
 #include "vector/batch.h"
 
 /*
- * Shared state of a parallel scan: participants claim chunk groups in
- * turn, numbered across the stripe list.
+ * Shared state of a parallel scan: participants claim ranges of chunk
+ * groups in turn, numbered across the stripe list.
  */
 typedef struct ColParallelScanDescData
 {
@@ -43,6 +43,8 @@ typedef struct ColReader
 	/* parallel scans: number of the first group of each stripe [nstripes + 1] */
 	uint64	   *group_start;
 	int			claim_stripe;	/* stripe of the group claimed last */
+	uint64		claim_next;		/* groups [claim_next, claim_end) are ours */
+	uint64		claim_end;
 	int			claim_tested;	/* stripe whose filter result is claim_excluded */
 	bool		claim_excluded;
 
