@@ -7,8 +7,8 @@
  *	  The stripe list is read once, at the start, with the scan's snapshot
  *	  (plus this transaction's own stripes, see meta_snapshot_for); every
  *	  participant of a parallel scan builds the same list from the same
- *	  snapshot and claims chunk groups, numbered across that list, from a
- *	  shared counter.
+ *	  snapshot and claims ranges of chunk groups, numbered across that
+ *	  list, from a shared counter.
  *
  *	  Chunks are decoded by col_chunk.c, which checks every stored byte
  *	  before use.
