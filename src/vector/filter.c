@@ -15,6 +15,9 @@
  *	    collation: a comparison of bytes (LIKE does not depend on the
  *	    collation then, and a byte prefix of valid text is a character
  *	    prefix);
+ *	  - col = ANY(array) (IN lists): a sorted set for the integer types,
+ *	    else the strict, leakproof operator against each element;
+ *	  - a boolean column, or NOT one;
  *	  - IS NULL, IS NOT NULL;
  *	  - any other column-against-value comparison whose operator function
  *	    is strict and leakproof, called per value: it cannot fail or leak
@@ -36,6 +39,7 @@
 #include "nodes/nodeFuncs.h"
 #include "nodes/pathnodes.h"
 #include "optimizer/optimizer.h"
+#include "utils/array.h"
 #include "utils/lsyscache.h"
 
 #include "scan/prune.h"
@@ -48,6 +52,9 @@ typedef enum FilterKind
 	FILTER_IS_NULL,
 	FILTER_IS_NOT_NULL,
 	FILTER_OPERATOR,
+	FILTER_INT_IN,				/* col = ANY(integers) */
+	FILTER_OPERATOR_ANY,		/* col op ANY(values) */
+	FILTER_BOOL,				/* a boolean column, or its negation */
 	FILTER_NOTHING				/* compares with NULL: no row passes */
 } FilterKind;
 
@@ -78,6 +85,12 @@ typedef struct FilterClause
 	Oid			collation;
 	Datum		value;
 	bool		column_first;
+	/* FILTER_INT_IN (sorted, distinct), FILTER_OPERATOR_ANY: the values */
+	int64	   *ints;
+	Datum	   *values;
+	int			nvalues;
+	/* FILTER_BOOL: the value that passes */
+	bool		want;
 } FilterClause;
 
 struct VecFilter
@@ -193,12 +206,116 @@ compile_like(Datum pattern, FilterClause *c)
 	return true;
 }
 
+static int
+compare_int64(const void *a, const void *b)
+{
+	int64		x = *(const int64 *) a;
+	int64		y = *(const int64 *) b;
+
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/*
+ * col = ANY(array), the array a value for the scan: integers (the
+ * built-in equality of the integer, date and timestamp types) become a
+ * sorted set, other element types keep their strict, leakproof operator.
+ * NULL elements never make a row pass (= ANY is then NULL or true).
+ */
+static bool
+compile_in(ScalarArrayOpExpr *sa, Index relid, TupleDesc desc,
+		   PlanState *parent, FilterClause *c)
+{
+	Var		   *var = column_of(linitial(sa->args), relid, desc);
+	Expr	   *array_expr = lsecond(sa->args);
+	Form_pg_attribute attr;
+	Oid			elemtype;
+	ArrayType  *array;
+	Datum		array_value;
+	Datum	   *elems;
+	bool	   *nulls;
+	int			nelems;
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	bool		isnull;
+	char	   *name;
+	int			i;
+
+	if (!sa->useOr || var == NULL ||
+		contain_var_clause((Node *) array_expr) ||
+		contain_volatile_functions((Node *) array_expr) ||
+		!func_strict(sa->opfuncid))
+		return false;
+	attr = TupleDescAttr(desc, var->varattno - 1);
+	c->attno = var->varattno - 1;
+	elemtype = get_element_type(exprType((Node *) array_expr));
+	if (!OidIsValid(elemtype))
+		return false;
+	name = get_opname(sa->opno);
+	if (name != NULL && strcmp(name, "=") == 0 && sa->opno < FirstNormalObjectId &&
+		int_class(attr->atttypid) != 0 &&
+		int_class(attr->atttypid) == int_class(elemtype))
+		c->kind = FILTER_INT_IN;
+	else if (get_func_leakproof(sa->opfuncid))
+		c->kind = FILTER_OPERATOR_ANY;
+	else
+		return false;
+
+	array_value = prune_value(array_expr, parent, parent->ps_ExprContext, &isnull);
+	if (isnull)
+	{
+		c->kind = FILTER_NOTHING;
+		return true;
+	}
+	array = DatumGetArrayTypeP(array_value);
+	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
+	deconstruct_array(array, elemtype, typlen, typbyval, typalign,
+					  &elems, &nulls, &nelems);
+	c->values = palloc(sizeof(Datum) * Max(nelems, 1));
+	c->ints = palloc(sizeof(int64) * Max(nelems, 1));
+	for (i = 0; i < nelems; i++)
+	{
+		if (nulls[i])
+			continue;
+		if (c->kind == FILTER_INT_IN)
+			c->ints[c->nvalues++] = int_value(elems[i], elemtype);
+		else
+			c->values[c->nvalues++] = elems[i];
+	}
+	if (c->kind == FILTER_INT_IN)
+		qsort(c->ints, c->nvalues, sizeof(int64), compare_int64);
+	else
+	{
+		fmgr_info(sa->opfuncid, &c->fn);
+		c->collation = sa->inputcollid;
+	}
+	c->width = attr->attlen;
+	return true;
+}
+
 /* A clause with a kernel: fills *c; false leaves it to the caller. */
 static bool
 compile_clause(Expr *clause, Index relid, TupleDesc desc, PlanState *parent,
 			   FilterClause *c)
 {
 	memset(c, 0, sizeof(*c));
+	if (IsA(clause, ScalarArrayOpExpr))
+		return compile_in((ScalarArrayOpExpr *) clause, relid, desc, parent, c);
+	/* "WHERE b", "WHERE NOT b" */
+	if (is_notclause(clause) ||
+		(IsA(clause, Var) && column_of((Node *) clause, relid, desc) != NULL))
+	{
+		Var		   *var = column_of(is_notclause(clause) ?
+									(Node *) get_notclausearg(clause) :
+									(Node *) clause, relid, desc);
+
+		if (var == NULL || var->vartype != BOOLOID)
+			return false;
+		c->kind = FILTER_BOOL;
+		c->attno = var->varattno - 1;
+		c->want = !is_notclause(clause);
+		return true;
+	}
 	if (IsA(clause, NullTest))
 	{
 		NullTest   *nt = (NullTest *) clause;
@@ -349,6 +466,26 @@ passes(const FilterClause *c, const ColumnBatch *col, uint32 row)
 			}
 		case FILTER_IS_NOT_NULL:
 			return true;
+		case FILTER_INT_IN:
+			{
+				int64		x = c->width == 2 ? DatumGetInt16(v) :
+					c->width == 4 ? DatumGetInt32(v) : DatumGetInt64(v);
+
+				return bsearch(&x, c->ints, c->nvalues, sizeof(int64),
+							   compare_int64) != NULL;
+			}
+		case FILTER_OPERATOR_ANY:
+			{
+				int			i;
+
+				for (i = 0; i < c->nvalues; i++)
+					if (DatumGetBool(FunctionCall2Coll((FmgrInfo *) &c->fn,
+													   c->collation, v, c->values[i])))
+						return true;
+				return false;
+			}
+		case FILTER_BOOL:
+			return DatumGetBool(v) == c->want;
 		case FILTER_OPERATOR:
 			return DatumGetBool(c->column_first ?
 								FunctionCall2Coll((FmgrInfo *) &c->fn, c->collation, v, c->value) :

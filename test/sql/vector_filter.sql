@@ -7,14 +7,15 @@
 CREATE TABLE vf_col (
 	id int, i2 smallint, i8 bigint, d date, ts timestamp, tstz timestamptz,
 	t text, vc varchar(20), bp char(6), f8 float8, num numeric, maybe int,
-	tags text[]
+	tags text[], b bool
 ) USING colcompress WITH (stripe_row_limit = 5000, chunk_group_row_limit = 1000);
 INSERT INTO vf_col
 SELECT g, (g % 500 - 250)::smallint, g::bigint * 3, '2024-01-01'::date + g / 50,
 	   '2024-01-01'::timestamp + g * interval '7 min',
 	   '2024-01-01 00:00+00'::timestamptz + g * interval '7 min',
 	   '/page/' || (g % 1000), 'v' || (g % 37), 'b' || (g % 9), g / 3.0, g % 100 * 1.5,
-	   CASE WHEN g % 6 <> 0 THEN g % 13 END, ARRAY['x' || (g % 4)]
+	   CASE WHEN g % 6 <> 0 THEN g % 13 END, ARRAY['x' || (g % 4)],
+	   CASE WHEN g % 7 <> 0 THEN g % 3 = 0 END
   FROM generate_series(1, 12000) g;
 INSERT INTO vf_col (id) SELECT g FROM generate_series(12001, 12050) g;
 CREATE TABLE vf_heap AS SELECT * FROM vf_col;
@@ -56,6 +57,10 @@ SELECT w, check_filter('SELECT id, t FROM vf_col WHERE ' || w) AS result,
 	't = ''/page/7''', 't > ''/page/995''', 'f8 > 3999.5', 'num = 3.0',
 	'maybe IS NULL', 'maybe IS NOT NULL', 'maybe = 4', 'maybe <> 4',
 	'tags @> ARRAY[''x1'']', 'id % 7 = 0',
+	'id IN (5, 50, 500, 5000)', 'i2 IN (-3, 7, NULL)', 'i8 = ANY (ARRAY[3, 30, 300]::int[])',
+	'd IN (''2024-01-05'', ''2024-02-01'')', 't IN (''/page/7'', ''/page/70'')',
+	'id NOT IN (1, 2, 3)', 'id = ANY (ARRAY[]::int[])', 'maybe IN (1, 2)',
+	'b', 'NOT b', 'b AND id < 100', 'b IS NULL',
 	'id < 2000 AND t LIKE ''/page/1%'' AND maybe IS NOT NULL AND id % 3 = 0'
 ]) AS w;
 
