@@ -10,8 +10,8 @@
  *	  transition function applied once, to sum, then serialized with the
  *	  count written over the serialized N: the first field of these states
  *	  (an int64 in network byte order) in every PostgreSQL version we
- *	  build for.  Rather than trust that, the builder checks it when it is
- *	  created: the final result of a state built this way must equal the
+ *	  build for.  Rather than trust that, the builder checks it the first
+ *	  time a backend creates one for an aggregate: the final result of a state built this way must equal the
  *	  final result of the same values passed one by one, else the builder
  *	  refuses and the caller leaves the aggregation to PostgreSQL.
  *
@@ -136,6 +136,35 @@ builder_works(AggStateBuilder *b, Oid input_type)
 	return DatumGetBool(DirectFunctionCall2(numeric_eq, honest, built));
 }
 
+/*
+ * builder_works, once per aggregate and backend: the functions it tests do
+ * not change while the server runs, and partial aggregations start in
+ * every worker of every parallel query.
+ */
+#define TESTED_AGGREGATES 8
+
+static bool
+tested_works(AggStateBuilder *b, Oid aggfnoid, Oid input_type)
+{
+	static Oid	tested[TESTED_AGGREGATES];
+	static bool works[TESTED_AGGREGATES];
+	static int	ntested = 0;
+	bool		result;
+	int			i;
+
+	for (i = 0; i < ntested; i++)
+		if (tested[i] == aggfnoid)
+			return works[i];
+	result = builder_works(b, input_type);
+	ResetExprContext(b->econtext);
+	if (ntested < TESTED_AGGREGATES)
+	{
+		tested[ntested] = aggfnoid;
+		works[ntested++] = result;
+	}
+	return result;
+}
+
 AggStateBuilder *
 agg_state_builder_create(Oid aggfnoid)
 {
@@ -178,8 +207,7 @@ agg_state_builder_create(Oid aggfnoid)
 	b->econtext = CreateStandaloneExprContext();
 	b->context = makeNode(AggState);
 	b->context->curaggcontext = b->econtext;
-	if (!builder_works(b, input_type))
+	if (!tested_works(b, aggfnoid, input_type))
 		return NULL;
-	ResetExprContext(b->econtext);
 	return b;
 }
