@@ -827,7 +827,8 @@ static const AggKernel kernels[] = {
 	{F_PERCENTILE_DISC_FLOAT8_ANYELEMENT, sizeof(ValueList), value_list_add, percentile_disc_result, NULL, percentile_setup, ALWAYS, percentile_plannable, false},
 };
 
-const AggKernel *
+/* The kernel of aggregate function aggfnoid, or NULL if there is none. */
+static const AggKernel *
 agg_kernel_find(Oid aggfnoid)
 {
 	int			i;

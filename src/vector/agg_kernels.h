@@ -74,9 +74,6 @@ typedef struct AggKernel
 	bool		order_sensitive;
 } AggKernel;
 
-/* The kernel of aggregate function aggfnoid, or NULL if there is none. */
-extern const AggKernel *agg_kernel_find(Oid aggfnoid);
-
 /*
  * Planning: the kernel of aggref (split: as a whole or partial
  * aggregate), or NULL when it has none: DISTINCT, FILTER, ORDER BY (but
