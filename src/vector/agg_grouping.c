@@ -78,20 +78,6 @@ agg_grouping_supports(Oid type, Oid collation)
 	}
 }
 
-static inline uint32
-hash_datum(Datum v)
-{
-	uint64		h = (uint64) v;
-
-	/* a 64-bit finalizer: spreads dense integer keys over the table */
-	h ^= h >> 33;
-	h *= UINT64CONST(0xff51afd7ed558ccd);
-	h ^= h >> 33;
-	h *= UINT64CONST(0xc4ceb9fe1a85ec53);
-	h ^= h >> 33;
-	return (uint32) h;
-}
-
 /* the bytes a text-like key compares by */
 static inline void
 key_bytes(const KeyType *type, Datum v, const char **data, int *len)
@@ -115,7 +101,7 @@ hash_key(const KeyType *type, Datum v, bool isnull)
 	if (isnull)
 		return NULL_KEY_HASH;
 	if (type->byval)
-		return hash_datum(v);
+		return agg_hash_datum(v);
 	key_bytes(type, v, &data, &len);
 	return hash_bytes((const unsigned char *) data, len);
 }

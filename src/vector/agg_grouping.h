@@ -42,6 +42,24 @@ struct AggGrouping
 extern AggGrouping *agg_grouping_create(int nkeys, const Oid *types,
 										MemoryContext cxt);
 
+/*
+ * Hash of a pass-by-value Datum, for the hash tables of aggregation (group
+ * keys, DISTINCT sets): a 64-bit finalizer, which spreads dense integer
+ * values over a table.
+ */
+static inline uint32
+agg_hash_datum(Datum v)
+{
+	uint64		h = (uint64) v;
+
+	h ^= h >> 33;
+	h *= UINT64CONST(0xff51afd7ed558ccd);
+	h ^= h >> 33;
+	h *= UINT64CONST(0xc4ceb9fe1a85ec53);
+	h ^= h >> 33;
+	return (uint32) h;
+}
+
 /* Can a key of this type and collation be a key of agg_grouping_create? */
 extern bool agg_grouping_supports(Oid type, Oid collation);
 

@@ -40,6 +40,7 @@
 #include "utils/timestamp.h"
 #include "utils/typcache.h"
 
+#include "vector/agg_grouping.h"
 #include "vector/agg_kernels.h"
 #include "vector/agg_partial.h"
 #include "vector/numeric_scaled.h"
@@ -579,14 +580,6 @@ typedef struct DistinctSet
 	uint32		capacity;		/* power of two */
 } DistinctSet;
 
-static inline uint32
-distinct_hash(Datum v)
-{
-	uint64		h = (uint64) v * UINT64CONST(0x9e3779b97f4a7c15);
-
-	return (uint32) (h >> 32);
-}
-
 static void
 distinct_insert(DistinctSet *set, Datum v)
 {
@@ -612,7 +605,7 @@ distinct_insert(DistinctSet *set, Datum v)
 		*set = bigger;
 	}
 	mask = set->capacity - 1;
-	pos = distinct_hash(v) & mask;
+	pos = agg_hash_datum(v) & mask;
 	while (set->used[pos])
 	{
 		if (set->slots[pos] == v)
