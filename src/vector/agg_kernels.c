@@ -569,6 +569,18 @@ numeric_minmax_final(void *state, void *info, bool *isnull)
 #endif							/* VEC_HAVE_SCALED_NUMERIC */
 
 /*
+ * The integer, date and timestamp types: by value, and equal values (under
+ * their default ordering) are identical Datums, so a set of them needs no
+ * comparison function and the order of ties cannot show in a result.
+ */
+static bool
+identical_when_equal(Oid type)
+{
+	return type == INT2OID || type == INT4OID || type == INT8OID ||
+		type == DATEOID || type == TIMESTAMPOID || type == TIMESTAMPTZOID;
+}
+
+/*
  * count(DISTINCT x) of an integer, date, timestamp or boolean: a set of
  * the group's values (equal values are equal Datums for these types).
  */
@@ -656,9 +668,7 @@ count_distinct_plannable(Aggref *aggref)
 	arg = linitial(aggref->args);
 	distinct = linitial(aggref->aggdistinct);
 	type = exprType((Node *) arg->expr);
-	if (type != INT2OID && type != INT4OID && type != INT8OID &&
-		type != DATEOID && type != TIMESTAMPOID && type != TIMESTAMPTZOID &&
-		type != BOOLOID)
+	if (!identical_when_equal(type) && type != BOOLOID)
 		return false;
 	return distinct->eqop == lookup_type_cache(type, TYPECACHE_EQ_OPR)->eq_opr;
 }
@@ -758,8 +768,7 @@ percentile_plannable(Aggref *aggref)
 	arg = linitial(aggref->args);
 	order = linitial(aggref->aggorder);
 	type = exprType((Node *) arg->expr);
-	if (type != INT2OID && type != INT4OID && type != INT8OID &&
-		type != DATEOID && type != TIMESTAMPOID && type != TIMESTAMPTZOID)
+	if (!identical_when_equal(type))
 		return false;
 	tc = lookup_type_cache(type, TYPECACHE_LT_OPR | TYPECACHE_GT_OPR);
 	return order->sortop == tc->lt_opr || order->sortop == tc->gt_opr;
