@@ -13,7 +13,6 @@
 #include "compat/compat.h"
 
 #include "access/parallel.h"
-#include "access/sysattr.h"
 #include "commands/explain.h"
 #include COMPAT_EXPLAIN_FORMAT_HEADER
 #include "executor/executor.h"
@@ -134,8 +133,8 @@ begin_col_scan(CustomScanState *node, EState *estate, int eflags)
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 	Relation	rel = node->ss.ss_currentRelation;
 	int			natts = RelationGetDescr(rel)->natts;
-	Bitmapset  *used = NULL;
-	int			a;
+	List	   *used;
+	ListCell   *lc;
 
 	if (!IsParallelWorker())
 		pending_flush_for_read(rel);
@@ -147,16 +146,14 @@ begin_col_scan(CustomScanState *node, EState *estate, int eflags)
 	/*
 	 * The columns of the final target list and filter: the planner may give
 	 * a projecting scan its target list after planning it (a projection
-	 * over it is folded into it).  A whole-row reference reads them all; no
-	 * column at all (count(*)) reads none.
+	 * over it is folded into it).
 	 */
-	pull_varattnos((Node *) cscan->scan.plan.targetlist, cscan->scan.scanrelid, &used);
-	pull_varattnos((Node *) cscan->scan.plan.qual, cscan->scan.scanrelid, &used);
+	used = used_columns(list_concat(list_copy(cscan->scan.plan.targetlist),
+									cscan->scan.plan.qual),
+						cscan->scan.scanrelid, natts);
 	state->projected = palloc0(sizeof(bool) * Max(natts, 1));
-	for (a = 1; a <= natts; a++)
-		state->projected[a - 1] =
-			bms_is_member(0 - FirstLowInvalidHeapAttributeNumber, used) ||
-			bms_is_member(a - FirstLowInvalidHeapAttributeNumber, used);
+	foreach(lc, used)
+		state->projected[lfirst_int(lc) - 1] = true;
 }
 
 /*

@@ -22,6 +22,12 @@ extern void col_scan_planner_init(void);
 extern void col_scan_exec_init(void);
 extern void row_scan_exec_init(void);
 
+/*
+ * Attribute numbers (1-based) the expressions over relation relid use:
+ * every one for a whole-row reference, none for count(*).
+ */
+extern List *used_columns(List *exprs, Index relid, int natts);
+
 /* EXPLAIN's list of the columns (attribute numbers) a node decodes */
 extern void explain_columns(const char *label, List *attnums, TupleDesc desc,
 							ExplainState *es);

@@ -73,7 +73,7 @@ static const CustomPathMethods row_scan_path_methods = {
  * whole-row reference, none for count(*), whose rows the chunk group
  * metadata counts.
  */
-static List *
+List *
 used_columns(List *exprs, Index relid, int natts)
 {
 	Bitmapset  *attrs = NULL;
