@@ -85,8 +85,8 @@ typedef struct LeafInfo
 	Oid			righttype;
 } LeafInfo;
 
-static Var *
-column_of(Node *node, Index relid)
+Var *
+prune_column_of(Node *node, Index relid)
 {
 	while (node && IsA(node, RelabelType))
 		node = (Node *) ((RelabelType *) node)->arg;
@@ -157,9 +157,9 @@ analyze_leaf(Expr *clause, Index relid, TupleDesc desc, LeafInfo *leaf)
 	memset(leaf, 0, sizeof(*leaf));
 
 	/* a boolean column as a clause ("WHERE b", "WHERE NOT b") is b = const */
-	if ((var = column_of((Node *) clause, relid)) != NULL ||
+	if ((var = prune_column_of((Node *) clause, relid)) != NULL ||
 		(is_notclause(clause) &&
-		 (var = column_of((Node *) get_notclausearg(clause), relid)) != NULL))
+		 (var = prune_column_of((Node *) get_notclausearg(clause), relid)) != NULL))
 	{
 		if (var->varattno > desc->natts || var->vartype != BOOLOID ||
 			!operator_info(BooleanEqualOperator, TupleDescAttr(desc, var->varattno - 1),
@@ -178,9 +178,9 @@ analyze_leaf(Expr *clause, Index relid, TupleDesc desc, LeafInfo *leaf)
 
 		if (list_length(op->args) != 2)
 			return false;
-		if ((var = column_of(linitial(op->args), relid)) != NULL)
+		if ((var = prune_column_of(linitial(op->args), relid)) != NULL)
 			other = lsecond(op->args);
-		else if ((var = column_of(lsecond(op->args), relid)) != NULL)
+		else if ((var = prune_column_of(lsecond(op->args), relid)) != NULL)
 		{
 			other = linitial(op->args);
 			opno = get_commutator(opno);
@@ -203,7 +203,7 @@ analyze_leaf(Expr *clause, Index relid, TupleDesc desc, LeafInfo *leaf)
 	{
 		ScalarArrayOpExpr *sa = (ScalarArrayOpExpr *) clause;
 
-		var = column_of(linitial(sa->args), relid);
+		var = prune_column_of(linitial(sa->args), relid);
 		if (!sa->useOr || var == NULL || var->varattno > desc->natts ||
 			!is_pseudo_constant(lsecond(sa->args)))
 			return false;
@@ -220,7 +220,7 @@ analyze_leaf(Expr *clause, Index relid, TupleDesc desc, LeafInfo *leaf)
 	{
 		NullTest   *nt = (NullTest *) clause;
 
-		var = column_of((Node *) nt->arg, relid);
+		var = prune_column_of((Node *) nt->arg, relid);
 		if (nt->argisrow || var == NULL || var->varattno > desc->natts)
 			return false;
 		leaf->kind = nt->nulltesttype == IS_NULL ? PRUNE_IS_NULL : PRUNE_IS_NOT_NULL;

@@ -28,6 +28,12 @@ extern PruneNode *prune_build(List *clauses, Relation rel, TupleDesc desc,
 							  PlanState *parent, ExprContext *econtext);
 
 /*
+ * The column of relation relid that node is (under binary-compatible
+ * relabelings), or NULL: a user column, not a system or whole-row one.
+ */
+extern Var *prune_column_of(Node *node, Index relid);
+
+/*
  * A comparison value (a constant, parameter or stable expression) computed
  * now, copied out of the expression context's per-tuple memory, which the
  * scan resets for every row, into CurrentMemoryContext.

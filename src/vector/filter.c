@@ -100,21 +100,16 @@ struct VecFilter
 	List	   *exprs;			/* the clauses compiled */
 };
 
+/* prune_column_of, a column the descriptor still has */
 static Var *
 column_of(Node *node, Index relid, TupleDesc desc)
 {
-	while (node && IsA(node, RelabelType))
-		node = (Node *) ((RelabelType *) node)->arg;
-	if (node && IsA(node, Var))
-	{
-		Var		   *var = (Var *) node;
+	Var		   *var = prune_column_of(node, relid);
 
-		if (var->varno == relid && var->varlevelsup == 0 &&
-			var->varattno > 0 && var->varattno <= desc->natts &&
-			!TupleDescAttr(desc, var->varattno - 1)->attisdropped)
-			return var;
-	}
-	return NULL;
+	if (var == NULL || var->varattno > desc->natts ||
+		TupleDescAttr(desc, var->varattno - 1)->attisdropped)
+		return NULL;
+	return var;
 }
 
 /* The integer types whose built-in comparisons are int64 comparisons. */
