@@ -9,6 +9,23 @@ INSERT INTO dict_heap
 SELECT g, md5(g::text), 'user-' || (g % 997) || '-' || md5((g % 31)::text),
 	   round((g * 0.37)::numeric % 1000, 2)::float8, g % 13
   FROM generate_series(1, 40000) g;
+-- does table tbl hold dict_heap's rows?  All of them through a scan, or
+-- (fetched) 300 ids spread over the table, through the plan the settings
+-- allow
+CREATE FUNCTION same_rows(tbl text, fetched bool DEFAULT false)
+RETURNS bool LANGUAGE plpgsql AS $$
+DECLARE
+	q text := 'SELECT md5(string_agg(t::text, '','' ORDER BY id)) FROM %I t'
+			  || CASE WHEN fetched THEN ' WHERE id = ANY (ARRAY(SELECT g * 397 %% 40000 + 1'
+										|| ' FROM generate_series(1, 300) g))' ELSE '' END;
+	got text;
+	want text;
+BEGIN
+	EXECUTE format(q, tbl) INTO got;
+	EXECUTE format(q, 'dict_heap') INTO want;
+	RETURN got = want;
+END $$;
+
 CREATE TABLE dict_col (LIKE dict_heap) USING colcompress;
 INSERT INTO dict_col SELECT * FROM dict_heap;
 
@@ -19,19 +36,14 @@ SELECT count(*) FILTER (WHERE d <> -1) > 0 AS some_dictionary,
  WHERE s.storage_id = engine.storage_id('dict_col');
 
 -- whole rows through a scan
-SELECT (SELECT md5(string_agg(t::text, ',' ORDER BY id)) FROM dict_col t) =
-	   (SELECT md5(string_agg(t::text, ',' ORDER BY id)) FROM dict_heap t) AS scan_equal;
+SELECT same_rows('dict_col') AS scan_equal;
 
 -- fetches by TID: every column of rows spread over the stripe
 CREATE INDEX ON dict_col (id);
 SET enable_seqscan = off;
 SET enable_bitmapscan = off;
 EXPLAIN (COSTS OFF) SELECT * FROM dict_col WHERE id = ANY ('{1,2}');
-SELECT (SELECT md5(string_agg(t::text, ',' ORDER BY id)) FROM dict_col t
-		 WHERE id = ANY (ARRAY(SELECT g * 397 % 40000 + 1 FROM generate_series(1, 300) g))) =
-	   (SELECT md5(string_agg(t::text, ',' ORDER BY id)) FROM dict_heap t
-		 WHERE id = ANY (ARRAY(SELECT g * 397 % 40000 + 1 FROM generate_series(1, 300) g)))
-	   AS fetch_equal;
+SELECT same_rows('dict_col', fetched => true) AS fetch_equal;
 RESET enable_seqscan;
 RESET enable_bitmapscan;
 
@@ -43,8 +55,7 @@ SELECT stripe_num, count(*) FILTER (WHERE d <> -1) > 0 AS has_dictionary
   FROM engine.stripe s, unnest(s.attr_dict_offset) d
  WHERE s.storage_id = engine.storage_id('dict_col')
  GROUP BY stripe_num ORDER BY stripe_num;
-SELECT (SELECT md5(string_agg(t::text, ',' ORDER BY id)) FROM dict_col t) =
-	   (SELECT md5(string_agg(t::text, ',' ORDER BY id)) FROM dict_heap t) AS mixed_equal;
+SELECT same_rows('dict_col') AS mixed_equal;
 SELECT count(*) AS problems FROM engine.colcompress_verify('dict_col');
 
 -- a small stripe keeps none
@@ -63,18 +74,13 @@ INSERT INTO dict_row SELECT * FROM dict_heap;
 SELECT count(*) FILTER (WHERE dict_offset <> -1) > 0 AS some_dictionary,
 	   bool_and(dict_offset = -1 OR dict_offset < data_length) AS inside
   FROM engine.batch WHERE storage_id = engine.storage_id('dict_row');
-SELECT (SELECT md5(string_agg(t::text, ',' ORDER BY id)) FROM dict_row t) =
-	   (SELECT md5(string_agg(t::text, ',' ORDER BY id)) FROM dict_heap t) AS scan_equal;
+SELECT same_rows('dict_row') AS scan_equal;
 CREATE INDEX ON dict_row (id);
 SET enable_seqscan = off;
 SET enable_bitmapscan = off;
 SET storage_engine.enable_custom_scan = off;
 EXPLAIN (COSTS OFF) SELECT * FROM dict_row WHERE id = ANY ('{1,2}');
-SELECT (SELECT md5(string_agg(t::text, ',' ORDER BY id)) FROM dict_row t
-		 WHERE id = ANY (ARRAY(SELECT g * 397 % 40000 + 1 FROM generate_series(1, 300) g))) =
-	   (SELECT md5(string_agg(t::text, ',' ORDER BY id)) FROM dict_heap t
-		 WHERE id = ANY (ARRAY(SELECT g * 397 % 40000 + 1 FROM generate_series(1, 300) g)))
-	   AS fetch_equal;
+SELECT same_rows('dict_row', fetched => true) AS fetch_equal;
 RESET enable_seqscan;
 RESET enable_bitmapscan;
 RESET storage_engine.enable_custom_scan;
@@ -85,8 +91,8 @@ SELECT v.codec, count(*) FILTER (WHERE b.dict_offset <> -1) > 0 AS has_dictionar
   FROM engine.batch b JOIN engine.rowcompress_batches v USING (batch_num)
  WHERE b.storage_id = engine.storage_id('dict_row') AND v.relation = 'dict_row'::regclass
  GROUP BY v.codec ORDER BY v.codec;
-SELECT (SELECT md5(string_agg(t::text, ',' ORDER BY id)) FROM dict_row t) =
-	   (SELECT md5(string_agg(t::text, ',' ORDER BY id)) FROM dict_heap t) AS mixed_equal;
+SELECT same_rows('dict_row') AS mixed_equal;
 SELECT count(*) AS problems FROM engine.rowcompress_verify('dict_row');
 
 DROP TABLE dict_heap, dict_row;
+DROP FUNCTION same_rows(text, bool);
