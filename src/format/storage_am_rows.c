@@ -160,6 +160,12 @@ typedef struct RowFetch
 	Fetcher		mvcc;
 	Fetcher		latest;
 
+	/*
+	 * Whether inserted rows are written at once, before the executor makes
+	 * their index entries (-1: not known yet): see write_through().
+	 */
+	int			write_through;
+
 	/* streams rewrites retired, read once we hold the DML lock */
 	bool		have_retired;
 	List	   *retired;		/* RetiredStream *, in cxt */
@@ -190,31 +196,44 @@ storage_rows_init(void)
 	row_reservations_init();
 }
 
-static bool
-has_unique_index(Relation rel)
+/* Whether rel has unique indexes and exclusion constraints. */
+static void
+constraint_indexes(Relation rel, bool *unique, bool *exclusion)
 {
-	List	   *indexes = RelationGetIndexList(rel);
+	List	   *indexes;
 	ListCell   *lc;
-	bool		unique = false;
 
+	*unique = false;
+	*exclusion = false;
+	if (!rel->rd_rel->relhasindex)
+		return;
+	indexes = RelationGetIndexList(rel);
 	foreach(lc, indexes)
 	{
 		Relation	index = index_open(lfirst_oid(lc), AccessShareLock);
 
-		unique |= index->rd_index->indisunique;
+		*unique |= index->rd_index->indisunique;
+		*exclusion |= index->rd_index->indisexclusion;
 		index_close(index, AccessShareLock);
 	}
 	list_free(indexes);
-	return unique;
 }
 
+/*
+ * Rows inserted into a table with a unique index or an exclusion
+ * constraint get reservation rows: another session's check finds their
+ * index entries before the rows are stored, and must know whom to wait
+ * for.
+ */
 void
 storage_rows_reserved(Relation rel, uint64 first, uint64 count)
 {
 	StorageMeta meta;
+	bool		unique;
+	bool		exclusion;
 
-	if (rel->rd_rel->relhasindex && has_unique_index(rel) &&
-		storage_read_meta(rel, &meta))
+	constraint_indexes(rel, &unique, &exclusion);
+	if ((unique || exclusion) && storage_read_meta(rel, &meta))
 		row_reservation_record(meta.storage_id, first, count);
 }
 
@@ -257,6 +276,7 @@ row_fetch_for(Relation rel)
 	f->desc = RelationGetDescr(rel);
 	f->am = storage_am_for(rel);
 	f->storage_id = storage_id_of(rel);
+	f->write_through = -1;
 	f->cxt = AllocSetContextCreate(fetch_cache_cxt, "row fetch",
 								   ALLOCSET_SMALL_SIZES);
 	/* a copy of the descriptor: the relcache's would be pinned by the slot */
@@ -395,6 +415,35 @@ cursor_end(Relation rel, FetchCursor *cur)
 }
 
 /*
+ * Stores row rownum of a transaction still in progress in slot, copied,
+ * when its stream is written.  A rare path (a constraint check meeting a
+ * concurrent insert), so its fetcher lives for this one row: the streams
+ * it lists, read with a dirty snapshot, include uncommitted ones.
+ */
+static bool
+fetch_in_progress(Relation rel, RowFetch *f, uint64 rownum,
+				  TupleTableSlot *slot)
+{
+	SnapshotData dirty;
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
+											  "in-progress row fetch",
+											  ALLOCSET_SMALL_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	void	   *fetcher;
+	bool		found;
+
+	InitDirtySnapshot(dirty);
+	fetcher = f->am->fetch_begin(rel, &dirty);
+	found = f->am->fetch(f->am->fetch_cursor(fetcher), rownum, slot, NULL);
+	MemoryContextSwitchTo(old);
+	if (found)
+		ExecMaterializeSlot(slot);
+	f->am->fetch_end(fetcher);
+	MemoryContextDelete(cxt);
+	return found;
+}
+
+/*
  * Stores row rownum in slot when snapshot sees it (its stream, and no
  * delete); with check_marks false, only whether its stream holds it.  A
  * scan passes its cursor; without one, the row is copied into the slot,
@@ -433,18 +482,21 @@ fetch_row(Relation rel, uint64 rownum, Snapshot snapshot,
 	if (!found && snapshot->snapshot_type == SNAPSHOT_DIRTY)
 	{
 		/*
-		 * Another session may still buffer the row: a unique check must
-		 * wait for it, as for a heap tuple being inserted.  The slot holds
-		 * no values (the check only needs to know whom to wait for).
+		 * A row of another transaction still in progress: a unique or
+		 * exclusion check must wait for it, as for a heap tuple being
+		 * inserted.  The slot holds its values when it is stored already
+		 * (always, with an exclusion constraint: write_through), otherwise
+		 * none (a unique check only needs to know whom to wait for).
 		 */
 		TransactionId owner = row_reservation_owner(f->storage_id, rownum);
 
 		if (TransactionIdIsValid(owner))
 		{
+			if (!fetch_in_progress(rel, f, rownum, slot))
+				ExecStoreAllNullTuple(slot);
 			snapshot->xmin = owner;
 			snapshot->xmax = InvalidTransactionId;
 			snapshot->speculativeToken = 0;
-			ExecStoreAllNullTuple(slot);
 			row_number_to_tid(rownum, &slot->tts_tid);
 			return true;
 		}
@@ -604,6 +656,34 @@ storage_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 
 /* ---- inserts ---- */
 
+/*
+ * Does rel store inserted rows at once?  A unique check needs only to
+ * know that another session's row exists and whom to wait for, which the
+ * reservation row tells; an exclusion constraint's check compares the
+ * row's values (a lossy index rechecks them), which only stored bytes can
+ * give another session.  So rows of a table with an exclusion constraint
+ * are written before the executor makes their index entries: a stripe or
+ * batch per statement or COPY batch, merged later by repack.  Known once
+ * per transaction: a constraint added by another transaction since cannot
+ * meet our rows before we commit (ALTER TABLE waits for us), and our rows
+ * are all written by then.
+ */
+static bool
+write_through(Relation rel)
+{
+	RowFetch   *f = row_fetch_for(rel);
+
+	if (f->write_through < 0)
+	{
+		bool		unique;
+		bool		exclusion;
+
+		constraint_indexes(rel, &unique, &exclusion);
+		f->write_through = exclusion ? 1 : 0;
+	}
+	return f->write_through == 1;
+}
+
 void
 storage_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid,
 					 int options, struct BulkInsertStateData *bistate)
@@ -613,6 +693,8 @@ storage_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid,
 	storage_am_refuse_if_published(am, rel);
 	CheckForSerializableConflictIn(rel, NULL, 0);
 	am->insert(pending_writer(rel, am->writer_ops), rel, slot, cid);
+	if (write_through(rel))
+		pending_flush_row(rel, tid_to_row_number(&slot->tts_tid));
 }
 
 void
@@ -629,6 +711,8 @@ storage_multi_insert(Relation rel, TupleTableSlot **slots, int nslots,
 	writer = pending_writer(rel, am->writer_ops);
 	for (i = 0; i < nslots; i++)
 		am->insert(writer, rel, slots[i], cid);
+	if (nslots > 0 && write_through(rel))
+		pending_flush_row(rel, tid_to_row_number(&slots[0]->tts_tid));
 }
 
 /*
@@ -915,11 +999,6 @@ storage_index_build_range_scan(Relation table_rel, Relation index_rel,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("%s tables do not support BRIN indexes", am->name),
 				 errhint("Zone maps already skip stripes by min/max: use the orderby option, or a btree index.")));
-	if (index_info->ii_ExclusionOps != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("%s tables do not support exclusion constraints", am->name),
-				 errhint("Use a unique index, or a heap table.")));
 
 	estate = CreateExecutorState();
 	econtext = GetPerTupleExprContext(estate);
