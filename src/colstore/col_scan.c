@@ -64,6 +64,7 @@ col_scan_rescan(TableScanDesc sscan, struct ScanKeyData *key, bool set_params,
 	ColScanDesc scan = (ColScanDesc) sscan;
 
 	col_reader_reset(scan->reader, true);
+	storage_scan_sample_restart(sscan);
 }
 
 bool

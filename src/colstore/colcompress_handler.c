@@ -3,8 +3,7 @@
  * colcompress_handler.c
  *	  The colcompress table access method: the callback table, forwarding
  *	  to the modules that do the work (col_scan, col_writer, col_ddl, and
- *	  storage_am_rows for rows by TID).  TABLESAMPLE, not supported yet,
- *	  raises a clear error.
+ *	  storage_am_rows for rows by TID, bitmap and TABLESAMPLE scans).
  *
  *-------------------------------------------------------------------------
  */
@@ -21,7 +20,6 @@
 #include "colstore/col_writer.h"
 #include "format/pending_writes.h"
 #include "format/storage_am.h"
-#include "format/storage_am_todo.h"
 
 static const TupleTableSlotOps *
 col_slot_callbacks(Relation rel)
@@ -103,8 +101,8 @@ static const TableAmRoutine colcompress_methods = {
 	.scan_bitmap_next_block = storage_scan_bitmap_next_block,
 	.scan_bitmap_next_tuple = storage_scan_bitmap_next_tuple,
 #endif
-	.scan_sample_next_block = todo_scan_sample_next_block,
-	.scan_sample_next_tuple = todo_scan_sample_next_tuple,
+	.scan_sample_next_block = storage_scan_sample_next_block,
+	.scan_sample_next_tuple = storage_scan_sample_next_tuple,
 };
 
 bool

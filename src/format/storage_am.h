@@ -285,6 +285,13 @@ extern bool storage_scan_bitmap_next_tuple(TableScanDesc scan,
 										   TupleTableSlot *slot);
 #endif
 
+extern bool storage_scan_sample_next_block(TableScanDesc scan,
+										   struct SampleScanState *scanstate);
+extern bool storage_scan_sample_next_tuple(TableScanDesc scan,
+										   struct SampleScanState *scanstate,
+										   TupleTableSlot *slot);
+extern void storage_scan_sample_restart(TableScanDesc scan);
+
 /*
  * Has a bitmap scan of a colcompress table decode only columns (attribute
  * numbers), and recheck_columns too for rows the executor rechecks; the

@@ -2,8 +2,8 @@
  *
  * storage_am_rows.c
  *	  Rows by TID, for both access methods: index scans and builds, bitmap
- *	  scans, fetching a row version, row locks, DELETE and UPDATE, and
- *	  speculative inserts.
+ *	  and TABLESAMPLE scans, fetching a row version, row locks, DELETE and
+ *	  UPDATE, and speculative inserts.
  *
  *	  A row's data comes from its access method's fetcher (StorageAm
  *	  fetch_*), which sees the streams a snapshot sees and keeps the unit
@@ -33,6 +33,8 @@
 #include "catalog/pg_class_d.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
+#include "access/tsmapi.h"
+#include "nodes/execnodes.h"
 #include "nodes/tidbitmap.h"
 #include "storage/lmgr.h"
 #include "storage/predicate.h"
@@ -1194,7 +1196,7 @@ storage_index_inserter_end(StorageIndexInserter *ins)
 	pfree(ins);
 }
 
-/* ---- bitmap scans ---- */
+/* ---- bitmap and TABLESAMPLE scans: rows by TID block ---- */
 
 typedef struct StorageBitmap
 {
@@ -1203,6 +1205,9 @@ typedef struct StorageBitmap
 	OffsetNumber offsets[MaxHeapTuplesPerPage];
 	int			noffsets;
 	int			next;
+	/* TABLESAMPLE: the TID blocks, and the next one when the method has no order */
+	BlockNumber sample_nblocks;	/* InvalidBlockNumber until the scan starts */
+	BlockNumber sample_next;
 	/* storage_scan_bitmap_columns(): both NULL when every column is read */
 	Bitmapset  *columns;		/* the plan's target list and filter */
 	Bitmapset  *recheck_columns;	/* the former and the recheck condition */
@@ -1219,6 +1224,7 @@ bitmap_of(TableScanDesc scan)
 
 		s->bitmap = palloc0(sizeof(StorageBitmap));
 		cursor_init(&s->bitmap->cursor);
+		s->bitmap->sample_nblocks = InvalidBlockNumber;
 		MemoryContextSwitchTo(old);
 	}
 	return s->bitmap;
@@ -1343,3 +1349,82 @@ storage_scan_bitmap_next_tuple(TableScanDesc scan, TBMIterateResult *tbmres,
 	return bitmap_next_row(scan, bitmap_of(scan), slot);
 }
 #endif
+
+/*
+ * TABLESAMPLE.  A sampling method picks TID blocks and offsets in them, as
+ * on heap; our TID blocks are row numbers in steps of MaxHeapTuplesPerPage
+ * (format/row_number.h), so the scan covers every row number handed out,
+ * and a picked offset is fetched by its row number like a bitmap scan's.
+ * Row numbers no row holds (gaps, deleted rows) are skipped, as heap skips
+ * unused line pointers: SYSTEM takes whole TID blocks, BERNOULLI each row
+ * with its probability.
+ */
+bool
+storage_scan_sample_next_block(TableScanDesc scan, SampleScanState *scanstate)
+{
+	StorageBitmap *b = bitmap_of(scan);
+	TsmRoutine *tsm = scanstate->tsmroutine;
+	BlockNumber block;
+
+	if (b->sample_nblocks == InvalidBlockNumber)
+	{
+		StorageMeta meta;
+		uint64		rows = storage_read_meta(scan->rs_rd, &meta) ?
+			meta.next_row_number : 0;
+
+		b->sample_nblocks = (BlockNumber) ((rows + ROWS_PER_TID_BLOCK - 1) /
+										   ROWS_PER_TID_BLOCK);
+		b->sample_next = 0;
+	}
+	if (b->sample_nblocks == 0)
+		return false;
+	if (tsm->NextSampleBlock != NULL)
+		block = tsm->NextSampleBlock(scanstate, b->sample_nblocks);
+	else if (b->sample_next < b->sample_nblocks)
+		block = b->sample_next++;
+	else
+		block = InvalidBlockNumber;
+	if (!BlockNumberIsValid(block))
+		return false;
+	bitmap_start_block(scan, b, block, NULL, 0, false);
+	return true;
+}
+
+bool
+storage_scan_sample_next_tuple(TableScanDesc scan, SampleScanState *scanstate,
+							   TupleTableSlot *slot)
+{
+	StorageBitmap *b = bitmap_of(scan);
+	TsmRoutine *tsm = scanstate->tsmroutine;
+
+	for (;;)
+	{
+		OffsetNumber offset;
+		ItemPointerData tid;
+
+		CHECK_FOR_INTERRUPTS();
+		offset = tsm->NextSampleTuple(scanstate, b->block, MaxHeapTuplesPerPage);
+		if (!OffsetNumberIsValid(offset))
+		{
+			ExecClearTuple(slot);
+			return false;
+		}
+		ItemPointerSet(&tid, b->block, offset);
+		if (fetch_row(scan->rs_rd, tid_to_row_number(&tid), scan->rs_snapshot,
+					  slot, true, &b->cursor))
+		{
+			pgstat_count_heap_getnext(scan->rs_rd);
+			return true;
+		}
+	}
+}
+
+/* A rescan starts the sample again (the method's own state restarts too). */
+void
+storage_scan_sample_restart(TableScanDesc scan)
+{
+	StorageScanDescData *s = (StorageScanDescData *) scan;
+
+	if (s->bitmap != NULL)
+		s->bitmap->sample_nblocks = InvalidBlockNumber;
+}

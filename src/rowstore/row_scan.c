@@ -64,6 +64,7 @@ row_scan_rescan(TableScanDesc sscan, struct ScanKeyData *key, bool set_params,
 				bool allow_strat, bool allow_sync, bool allow_pagemode)
 {
 	row_reader_reset(((RowScanDesc) sscan)->reader);
+	storage_scan_sample_restart(sscan);
 }
 
 bool

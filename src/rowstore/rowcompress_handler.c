@@ -3,8 +3,7 @@
  * rowcompress_handler.c
  *	  The rowcompress table access method: the callback table, forwarding
  *	  to the modules that do the work (row_scan, row_writer, row_ddl, and
- *	  storage_am_rows for rows by TID).  TABLESAMPLE, not supported yet,
- *	  raises a clear error.
+ *	  storage_am_rows for rows by TID, bitmap and TABLESAMPLE scans).
  *
  *-------------------------------------------------------------------------
  */
@@ -16,7 +15,6 @@
 
 #include "format/pending_writes.h"
 #include "format/storage_am.h"
-#include "format/storage_am_todo.h"
 #include "rowstore/row_ddl.h"
 #include "rowstore/row_scan.h"
 #include "rowstore/row_tableam.h"
@@ -106,8 +104,8 @@ static const TableAmRoutine rowcompress_methods = {
 	.scan_bitmap_next_block = storage_scan_bitmap_next_block,
 	.scan_bitmap_next_tuple = storage_scan_bitmap_next_tuple,
 #endif
-	.scan_sample_next_block = todo_scan_sample_next_block,
-	.scan_sample_next_tuple = todo_scan_sample_next_tuple,
+	.scan_sample_next_block = storage_scan_sample_next_block,
+	.scan_sample_next_tuple = storage_scan_sample_next_tuple,
 };
 
 bool
