@@ -135,6 +135,7 @@ meta_index_insert(Relation rel, HeapTuple tuple)
 		index_insert(index, values, isnull, &tuple->t_self, rel,
 					 index->rd_index->indisunique ? UNIQUE_CHECK_YES : UNIQUE_CHECK_NO,
 					 false, info);
+		compat_index_insert_cleanup(index, info);
 		index_close(index, RowExclusiveLock);
 	}
 	ExecDropSingleTupleTableSlot(slot);

@@ -64,7 +64,7 @@ row_reservation_record(uint64 storage_id, uint64 first, uint64 n)
 }
 
 TransactionId
-row_reservation_owner(uint64 storage_id, uint64 rownum)
+row_reservation_owner(uint64 storage_id, uint64 from, uint64 end)
 {
 	Relation	rel = meta_table_open("row_reservation", AccessShareLock);
 	ScanKeyData keys[2];
@@ -75,8 +75,8 @@ row_reservation_owner(uint64 storage_id, uint64 rownum)
 
 	InitDirtySnapshot(dirty);
 	meta_storage_key(&keys[0], 1, storage_id);
-	ScanKeyInit(&keys[1], 2, BTLessEqualStrategyNumber, F_INT8LE,
-				Int64GetDatum((int64) rownum));
+	ScanKeyInit(&keys[1], 2, BTLessStrategyNumber, F_INT8LT,
+				Int64GetDatum((int64) end));
 	scan = systable_beginscan(rel, meta_table_relid("row_reservation_key"),
 							  true, &dirty, 2, keys);
 	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
@@ -86,7 +86,7 @@ row_reservation_owner(uint64 storage_id, uint64 rownum)
 		uint64		n = (uint64) DatumGetInt64(heap_getattr(tuple, 3, RelationGetDescr(rel), &isnull));
 		TransactionId xmin = HeapTupleHeaderGetXmin(tuple->t_data);
 
-		if (rownum >= first && rownum - first < n &&
+		if (first + n > from &&
 			!TransactionIdIsCurrentTransactionId(xmin) &&
 			TransactionIdIsInProgress(xmin))
 		{

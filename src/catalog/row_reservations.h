@@ -2,8 +2,8 @@
  *
  * row_reservations.h
  *	  Row numbers reserved by transactions that still buffer their rows, in
- *	  engine.row_reservation, so that unique checks of other sessions can
- *	  wait for them.
+ *	  engine.row_reservation, so that unique and exclusion checks and BRIN
+ *	  summaries of other sessions can wait for them.
  *
  *-------------------------------------------------------------------------
  */
@@ -16,10 +16,11 @@
 extern void row_reservation_record(uint64 storage_id, uint64 first, uint64 n);
 
 /*
- * The transaction, other than ours and still in progress, that reserved
- * rownum; InvalidTransactionId when there is none.
+ * A transaction, other than ours and still in progress, that reserved a
+ * row number in [from, end); InvalidTransactionId when there is none.
  */
-extern TransactionId row_reservation_owner(uint64 storage_id, uint64 rownum);
+extern TransactionId row_reservation_owner(uint64 storage_id, uint64 from,
+										   uint64 end);
 
 extern void row_reservations_init(void);
 

@@ -158,6 +158,16 @@ compat_read_stream_block(ReadStream *stream, BlockNumber *block)
 #define compat_analyze_block(blockp) (*(blockp) = compat_blockno, true)
 #endif
 
+/*
+ * From 17 on, an index AM may keep state across inserts of a statement
+ * (BRIN keeps its revmap pinned) until index_insert_cleanup().
+ */
+#if PG_VERSION_NUM >= 170000
+#define compat_index_insert_cleanup(index, info) index_insert_cleanup((index), (info))
+#else
+#define compat_index_insert_cleanup(index, info) ((void) 0)
+#endif
+
 /* vac_update_relstats gained num_all_frozen_pages in 18. */
 #if PG_VERSION_NUM >= 180000
 #define compat_vac_update_relstats(rel, pages, tuples, visible, hasindex, frozenxid, minmulti) \

@@ -200,6 +200,34 @@ storage_reserve_rows(Relation rel, uint64 count)
 }
 
 uint64
+storage_reserve_empty_blocks(Relation rel, uint64 nblocks)
+{
+	uint64		stream_num;
+	uint64		first = reserve(rel, 0, nblocks, &stream_num);
+	bool		needs_wal = RelationNeedsWAL(rel);
+	uint64		i;
+
+	compat_extend_main_fork_to(rel, (BlockNumber) (first + nblocks));
+	for (i = 0; i < nblocks; i++)
+	{
+		Buffer		buf;
+
+		CHECK_FOR_INTERRUPTS();
+		buf = ReadBufferExtended(rel, MAIN_FORKNUM, (BlockNumber) (first + i),
+								 RBM_ZERO_AND_LOCK, NULL);
+		START_CRIT_SECTION();
+		PageInit(BufferGetPage(buf), BLCKSZ, 0);
+		MarkBufferDirty(buf);
+		/* a standard empty page: its record carries no image of the hole */
+		if (needs_wal)
+			log_newpage_buffer(buf, true);
+		END_CRIT_SECTION();
+		UnlockReleaseBuffer(buf);
+	}
+	return first;
+}
+
+uint64
 storage_write_stream(Relation rel, uint64 at_block, const char *data,
 					 uint64 len, uint64 *stream_num)
 {

@@ -48,6 +48,13 @@ extern uint64 storage_ensure_meta(Relation rel, StorageMeta *meta);
 extern uint64 storage_reserve_rows(Relation rel, uint64 count);
 
 /*
+ * Reserves nblocks blocks past every stream and writes them as empty
+ * pages (WAL-logged); returns the first.  For space kept for its own sake
+ * (format/tid_blocks.c), given to the free space by the caller.
+ */
+extern uint64 storage_reserve_empty_blocks(Relation rel, uint64 nblocks);
+
+/*
  * Writes len bytes as a new stream at block at_block (free blocks the
  * caller took, catalog/free_space.h) or, with STORAGE_NEW_BLOCKS, at newly
  * reserved blocks; returns its first block and sets *stream_num to a

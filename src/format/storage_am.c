@@ -36,6 +36,7 @@
 #include "format/pending_writes.h"
 #include "format/storage.h"
 #include "format/storage_am.h"
+#include "format/tid_blocks.h"
 
 void
 storage_am_refuse_if_published(const StorageAm *am, Relation rel)
@@ -222,6 +223,29 @@ storage_am_copy_for_cluster(const StorageAm *am, Relation OldTable,
 	am->writer_ops->flush(writer, NewTable);
 }
 
+StorageIndexKinds
+storage_index_kinds(Relation rel)
+{
+	StorageIndexKinds kinds = {false, false, false};
+	List	   *indexes;
+	ListCell   *lc;
+
+	if (!rel->rd_rel->relhasindex)
+		return kinds;
+	indexes = RelationGetIndexList(rel);
+	foreach(lc, indexes)
+	{
+		Relation	index = index_open(lfirst_oid(lc), AccessShareLock);
+
+		kinds.unique |= index->rd_index->indisunique;
+		kinds.exclusion |= index->rd_index->indisexclusion;
+		kinds.brin |= index->rd_rel->relam == BRIN_AM_OID;
+		index_close(index, AccessShareLock);
+	}
+	list_free(indexes);
+	return kinds;
+}
+
 uint64
 storage_am_write_stream(Relation rel, uint64 storage_id, const char *data,
 						uint64 len, uint64 *stream_num)
@@ -230,7 +254,10 @@ storage_am_write_stream(Relation rel, uint64 storage_id, const char *data,
 
 	if (!free_space_take(storage_id, storage_stream_blocks(len), &first))
 		first = STORAGE_NEW_BLOCKS;
-	return storage_write_stream(rel, first, data, len, stream_num);
+	first = storage_write_stream(rel, first, data, len, stream_num);
+	if (storage_index_kinds(rel).brin)
+		tid_blocks_cover(rel, storage_id);
+	return first;
 }
 
 void

@@ -92,6 +92,16 @@ typedef struct StorageScanDescData
 	struct StorageBitmap *bitmap;	/* bitmap heap scans; NULL until used */
 } StorageScanDescData;
 
+/* What kinds of index a table has, where they change how rows are kept. */
+typedef struct StorageIndexKinds
+{
+	bool		unique;
+	bool		exclusion;
+	bool		brin;
+} StorageIndexKinds;
+
+extern StorageIndexKinds storage_index_kinds(Relation rel);
+
 /* Releases what storage_am_rows.c keeps in a scan; call before freeing it. */
 extern void storage_scan_end_rows(TableScanDesc scan);
 

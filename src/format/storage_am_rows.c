@@ -26,16 +26,18 @@
 #include "access/genam.h"
 #include "access/heapam.h"
 #include "access/relscan.h"
+#include "access/sysattr.h"
 #include "access/tableam.h"
+#include "access/tsmapi.h"
 #include "access/xact.h"
 #include "catalog/index.h"
 #include "catalog/pg_am_d.h"
 #include "catalog/pg_class_d.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
-#include "access/tsmapi.h"
 #include "nodes/execnodes.h"
 #include "nodes/tidbitmap.h"
+#include "optimizer/optimizer.h"
 #include "storage/lmgr.h"
 #include "storage/predicate.h"
 #include "pgstat.h"
@@ -52,6 +54,7 @@
 #include "format/row_number.h"
 #include "format/storage.h"
 #include "format/storage_am.h"
+#include "format/tid_blocks.h"
 
 /* Deletes are read for this many consecutive row numbers at a time. */
 #define DELETED_RANGE_ROWS	(64 * 1024)
@@ -198,44 +201,21 @@ storage_rows_init(void)
 	row_reservations_init();
 }
 
-/* Whether rel has unique indexes and exclusion constraints. */
-static void
-constraint_indexes(Relation rel, bool *unique, bool *exclusion)
-{
-	List	   *indexes;
-	ListCell   *lc;
-
-	*unique = false;
-	*exclusion = false;
-	if (!rel->rd_rel->relhasindex)
-		return;
-	indexes = RelationGetIndexList(rel);
-	foreach(lc, indexes)
-	{
-		Relation	index = index_open(lfirst_oid(lc), AccessShareLock);
-
-		*unique |= index->rd_index->indisunique;
-		*exclusion |= index->rd_index->indisexclusion;
-		index_close(index, AccessShareLock);
-	}
-	list_free(indexes);
-}
-
 /*
  * Rows inserted into a table with a unique index or an exclusion
  * constraint get reservation rows: another session's check finds their
  * index entries before the rows are stored, and must know whom to wait
- * for.
+ * for.  So do rows of a table with a BRIN index: summarizing a range that
+ * holds rows not yet stored waits for them (brin_range_rows).
  */
 void
 storage_rows_reserved(Relation rel, uint64 first, uint64 count)
 {
 	StorageMeta meta;
-	bool		unique;
-	bool		exclusion;
+	StorageIndexKinds kinds = storage_index_kinds(rel);
 
-	constraint_indexes(rel, &unique, &exclusion);
-	if ((unique || exclusion) && storage_read_meta(rel, &meta))
+	if ((kinds.unique || kinds.exclusion || kinds.brin) &&
+		storage_read_meta(rel, &meta))
 		row_reservation_record(meta.storage_id, first, count);
 }
 
@@ -490,7 +470,8 @@ fetch_row(Relation rel, uint64 rownum, Snapshot snapshot,
 		 * (always, with an exclusion constraint: write_through), otherwise
 		 * none (a unique check only needs to know whom to wait for).
 		 */
-		TransactionId owner = row_reservation_owner(f->storage_id, rownum);
+		TransactionId owner = row_reservation_owner(f->storage_id, rownum,
+													rownum + 1);
 
 		if (TransactionIdIsValid(owner))
 		{
@@ -676,13 +657,7 @@ write_through(Relation rel)
 	RowFetch   *f = row_fetch_for(rel);
 
 	if (f->write_through < 0)
-	{
-		bool		unique;
-		bool		exclusion;
-
-		constraint_indexes(rel, &unique, &exclusion);
-		f->write_through = exclusion ? 1 : 0;
-	}
+		f->write_through = storage_index_kinds(rel).exclusion ? 1 : 0;
 	return f->write_through == 1;
 }
 
@@ -975,6 +950,134 @@ storage_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 
 /* ---- index builds ---- */
 
+/* What an index build hands each row through. */
+typedef struct IndexBuild
+{
+	Relation	index_rel;
+	IndexInfo  *index_info;
+	ExprState  *predicate;
+	EState	   *estate;
+	TupleTableSlot *slot;
+	Snapshot	snapshot;
+	DeletedRange deleted;
+	IndexBuildCallback callback;
+	void	   *callback_state;
+	double		reltuples;
+} IndexBuild;
+
+/* Passes the row in b->slot, with row number rownum, to the index. */
+static void
+index_build_row(IndexBuild *b, uint64 rownum)
+{
+	ExprContext *econtext = GetPerTupleExprContext(b->estate);
+	Datum		values[INDEX_MAX_KEYS];
+	bool		isnull[INDEX_MAX_KEYS];
+	bool		alive = true;
+
+	if (!IsMVCCSnapshot(b->snapshot))
+		alive = !deleted_range_has(&b->deleted, rownum);
+	if (alive)
+		b->reltuples += 1;
+	MemoryContextReset(econtext->ecxt_per_tuple_memory);
+	if (b->predicate != NULL && !ExecQual(b->predicate, econtext))
+		return;
+	FormIndexDatum(b->index_info, b->slot, b->estate, values, isnull);
+	b->callback(b->index_rel, &b->slot->tts_tid, values, isnull, alive,
+				b->callback_state);
+}
+
+/* The attribute numbers an index reads (fetch_cursor_columns); NULL: all. */
+static Bitmapset *
+index_columns(IndexInfo *index_info)
+{
+	Bitmapset  *vars = NULL;
+	Bitmapset  *columns = NULL;
+	int			i;
+	int			a;
+
+	for (i = 0; i < index_info->ii_NumIndexAttrs; i++)
+		if (index_info->ii_IndexAttrNumbers[i] != 0)
+			columns = bms_add_member(columns, index_info->ii_IndexAttrNumbers[i]);
+	pull_varattnos((Node *) index_info->ii_Expressions, 1, &vars);
+	pull_varattnos((Node *) index_info->ii_Predicate, 1, &vars);
+	a = -1;
+	while ((a = bms_next_member(vars, a)) >= 0)
+	{
+		AttrNumber	attnum = a + FirstLowInvalidHeapAttributeNumber;
+
+		if (attnum == InvalidAttrNumber)
+			return NULL;		/* a whole-row reference */
+		if (attnum > 0)
+			columns = bms_add_member(columns, attnum);
+	}
+	return columns;
+}
+
+/*
+ * The rows of TID blocks [start_blockno, start_blockno + numblocks) for
+ * BRIN, in row number order.  BRIN summarizes ranges of TID blocks, and a
+ * serial build closes a range once a row of a later one arrives, so it
+ * needs rows in TID order, which a scan (stripes in the order they were
+ * written) does not give when transactions inserted side by side.  Rows
+ * are fetched by row number instead, decoding only the index's columns;
+ * row numbers no row holds are skipped by the fetcher's lookup.
+ *
+ * Summarizing a range (VACUUM, brin_summarize_new_values) runs beside
+ * inserts.  A row inserted into a range before BRIN put its placeholder
+ * there was not added to any summary, and may still be buffered by its
+ * transaction, out of our reach: so the range waits for the transactions
+ * still holding row numbers in it (heap's summarizing sees in-progress
+ * tuples instead).  Rows inserted after the placeholder are added to it
+ * by their own inserts.
+ */
+static void
+brin_range_rows(IndexBuild *b, Relation rel, BlockNumber start_blockno,
+				BlockNumber numblocks)
+{
+	const StorageAm *am = storage_am_for(rel);
+	uint64		storage_id = storage_id_of(rel);
+	StorageMeta meta;
+	uint64		first = (uint64) start_blockno * ROWS_PER_TID_BLOCK;
+	uint64		end;
+	uint64		rownum;
+	TransactionId owner;
+	MemoryContext cxt;
+	MemoryContext old;
+	void	   *fetcher;
+	void	   *cursor;
+	Bitmapset  *columns;
+
+	if (storage_id == 0 || !storage_read_meta(rel, &meta))
+		return;
+	end = meta.next_row_number;
+	if (numblocks != InvalidBlockNumber)
+		end = Min(end, first + (uint64) numblocks * ROWS_PER_TID_BLOCK);
+	if (first >= end)
+		return;
+	while (TransactionIdIsValid(owner = row_reservation_owner(storage_id, first, end)))
+		XactLockTableWait(owner, rel, NULL, XLTW_None);
+
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "BRIN rows",
+								ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(cxt);
+	fetcher = am->fetch_begin(rel, b->snapshot);
+	cursor = am->fetch_cursor(fetcher);
+	columns = index_columns(b->index_info);
+	if (columns != NULL && am->fetch_cursor_columns != NULL)
+		am->fetch_cursor_columns(cursor, columns);
+	MemoryContextSwitchTo(old);
+	for (rownum = first; rownum < end; rownum++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (am->fetch(cursor, rownum, b->slot, NULL))
+			index_build_row(b, rownum);
+	}
+	ExecClearTuple(b->slot);
+	am->fetch_cursor_end(cursor);
+	am->fetch_end(fetcher);
+	MemoryContextDelete(cxt);
+}
+
 double
 storage_index_build_range_scan(Relation table_rel, Relation index_rel,
 							   IndexInfo *index_info, bool allow_sync,
@@ -984,29 +1087,18 @@ storage_index_build_range_scan(Relation table_rel, Relation index_rel,
 							   IndexBuildCallback callback,
 							   void *callback_state, TableScanDesc scan)
 {
-	const StorageAm *am = storage_am_for(table_rel);
-	Datum		values[INDEX_MAX_KEYS];
-	bool		isnull[INDEX_MAX_KEYS];
-	double		reltuples = 0;
-	ExprState  *predicate;
-	TupleTableSlot *slot;
-	EState	   *estate;
-	ExprContext *econtext;
-	Snapshot	snapshot;
+	IndexBuild	b;
 	bool		need_unregister = false;
-	DeletedRange deleted;
 
-	if (index_rel->rd_rel->relam == BRIN_AM_OID)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("%s tables do not support BRIN indexes", am->name),
-				 errhint("Zone maps already skip stripes by min/max: use the orderby option, or a btree index.")));
-
-	estate = CreateExecutorState();
-	econtext = GetPerTupleExprContext(estate);
-	slot = table_slot_create(table_rel, NULL);
-	econtext->ecxt_scantuple = slot;
-	predicate = ExecPrepareQual(index_info->ii_Predicate, estate);
+	b.index_rel = index_rel;
+	b.index_info = index_info;
+	b.estate = CreateExecutorState();
+	b.slot = table_slot_create(table_rel, NULL);
+	GetPerTupleExprContext(b.estate)->ecxt_scantuple = b.slot;
+	b.predicate = ExecPrepareQual(index_info->ii_Predicate, b.estate);
+	b.callback = callback;
+	b.callback_state = callback_state;
+	b.reltuples = 0;
 
 	/*
 	 * A plain build indexes every row committed or ours, deleted ones too
@@ -1015,44 +1107,43 @@ storage_index_build_range_scan(Relation table_rel, Relation index_rel,
 	 * snapshot sees; the validation pass adds the rest.
 	 */
 	if (scan != NULL)
-		snapshot = scan->rs_snapshot;
+		b.snapshot = scan->rs_snapshot;
 	else if (index_info->ii_Concurrent || IsBootstrapProcessingMode())
 	{
-		snapshot = RegisterSnapshot(GetTransactionSnapshot());
+		b.snapshot = RegisterSnapshot(GetTransactionSnapshot());
 		need_unregister = true;
 	}
 	else
-		snapshot = SnapshotSelf;
-	if (scan == NULL)
-		scan = table_beginscan_strat(table_rel, snapshot, 0, NULL, true, false);
-	deleted_range_init(&deleted, storage_id_of(table_rel), SnapshotSelf,
+		b.snapshot = SnapshotSelf;
+	deleted_range_init(&b.deleted, storage_id_of(table_rel), SnapshotSelf,
 					   CurrentMemoryContext);
 
-	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
+	/* a parallel BRIN build sorts what its workers summarize: any order */
+	if (index_rel->rd_rel->relam == BRIN_AM_OID && scan == NULL)
 	{
-		uint64		rownum = tid_to_row_number(&slot->tts_tid);
-		bool		alive = true;
-
-		CHECK_FOR_INTERRUPTS();
-		if (!IsMVCCSnapshot(snapshot))
-			alive = !deleted_range_has(&deleted, rownum);
-		if (alive)
-			reltuples += 1;
-		MemoryContextReset(econtext->ecxt_per_tuple_memory);
-		if (predicate != NULL && !ExecQual(predicate, econtext))
-			continue;
-		FormIndexDatum(index_info, slot, estate, values, isnull);
-		callback(index_rel, &slot->tts_tid, values, isnull, alive,
-				 callback_state);
+		pending_flush_for_read(table_rel);
+		tid_blocks_cover(table_rel, storage_id_of(table_rel));
+		brin_range_rows(&b, table_rel, start_blockno, numblocks);
 	}
-	table_endscan(scan);
+	else
+	{
+		if (scan == NULL)
+			scan = table_beginscan_strat(table_rel, b.snapshot, 0, NULL, true,
+										 false);
+		while (table_scan_getnextslot(scan, ForwardScanDirection, b.slot))
+		{
+			CHECK_FOR_INTERRUPTS();
+			index_build_row(&b, tid_to_row_number(&b.slot->tts_tid));
+		}
+		table_endscan(scan);
+	}
 	if (need_unregister)
-		UnregisterSnapshot(snapshot);
-	ExecDropSingleTupleTableSlot(slot);
-	FreeExecutorState(estate);
+		UnregisterSnapshot(b.snapshot);
+	ExecDropSingleTupleTableSlot(b.slot);
+	FreeExecutorState(b.estate);
 	index_info->ii_ExpressionsState = NIL;
 	index_info->ii_PredicateState = NULL;
-	return reltuples;
+	return b.reltuples;
 }
 
 /*
@@ -1114,6 +1205,7 @@ storage_index_validate_scan(Relation table_rel, Relation index_rel,
 		state->tups_inserted += 1;
 	}
 	table_endscan(scan);
+	compat_index_insert_cleanup(index_rel, index_info);
 	ExecDropSingleTupleTableSlot(slot);
 	FreeExecutorState(estate);
 	index_info->ii_ExpressionsState = NIL;
@@ -1190,7 +1282,10 @@ storage_index_inserter_end(StorageIndexInserter *ins)
 	int			i;
 
 	for (i = 0; i < ins->n; i++)
+	{
+		compat_index_insert_cleanup(ins->indexes[i], ins->infos[i]);
 		index_close(ins->indexes[i], NoLock);
+	}
 	ExecDropSingleTupleTableSlot(ins->slot);
 	FreeExecutorState(ins->estate);
 	pfree(ins);

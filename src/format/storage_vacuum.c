@@ -42,6 +42,7 @@
 #include "format/row_number.h"
 #include "format/storage.h"
 #include "format/storage_am.h"
+#include "format/tid_blocks.h"
 #include "guc.h"
 
 /* Row numbers whose index entries go: sorted, disjoint [first, last]. */
@@ -242,6 +243,9 @@ sweep_and_truncate(const StorageAm *am, Relation rel, uint64 storage_id)
 	free_lost_blocks(am, rel, storage_id);
 	nblocks = RelationGetNumberOfBlocks(rel);
 	tail = free_space_free_tail(storage_id, nblocks);
+	/* a BRIN index needs the blocks its TIDs have (format/tid_blocks.c) */
+	if (tail < nblocks && storage_index_kinds(rel).brin)
+		tail = Max(tail, tid_blocks_needed(rel));
 	if (tail < nblocks && tail > STORAGE_METAPAGE_BLOCK)
 		RelationTruncate(rel, (BlockNumber) tail);
 	UnlockRelation(rel, AccessExclusiveLock);
