@@ -62,8 +62,9 @@ frames_add(FrameWriter *fw, uint32 first_row, const char *raw,
 				fw->codec->compress(raw, (int32) raw_length, dst, cap,
 									fw->level);
 		}
-		/* kept only when smaller: equal lengths mean "stored raw" */
-		if (clen >= 0 && (uint32) clen < raw_length)
+		/* equal lengths mean "stored raw" */
+		if (clen >= 0 && (uint32) clen < raw_length &&
+			frames_compression_pays((uint32) clen, raw_length))
 		{
 			stored = dst;
 			stored_length = (uint32) clen;

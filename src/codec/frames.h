@@ -78,6 +78,18 @@ frames_dict_pays(double short_bytes, double long_bytes)
 	return short_bytes <= long_bytes * 1.05;
 }
 
+/*
+ * A frame is kept compressed only when that saves at least an eighth of
+ * its bytes.  Values that barely compress (random floats: 7%) cost as much
+ * to decompress as any, on every scan and every fetch by TID, for a few
+ * percent of their size; stored raw, a fetch copies the row's bytes.
+ */
+static inline bool
+frames_compression_pays(uint32 stored_length, uint32 raw_length)
+{
+	return stored_length <= raw_length - raw_length / 8;
+}
+
 /* A frame's raw bytes are one palloc: MaxAllocSize, spelled FRONTEND-safe. */
 #define FRAME_MAX_RAW_LENGTH	((uint32) 0x3fffffff)
 

@@ -23,6 +23,8 @@
 #include "compat/compat_varatt.h"
 
 #include "catalog/pg_type_d.h"
+#include "port/pg_bitutils.h"
+
 #include "codec/value_encoding.h"
 
 static Size
@@ -405,9 +407,16 @@ value_decode_row(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 	*value = (Datum) 0;
 	if (*isnull)
 		return NULL;
-	for (i = 0; i < row; i++)
-		if (bitmap == NULL || (bitmap[i / 8] & (1 << (i % 8))) != 0)
-			present++;
+	/* values stored before row: one per non-NULL row before it */
+	if (bitmap == NULL)
+		present = row;
+	else
+	{
+		present = (uint32) pg_popcount((const char *) bitmap, row / 8);
+		for (i = row - row % 8; i < row; i++)
+			if ((bitmap[i / 8] & (1 << (i % 8))) != 0)
+				present++;
+	}
 	if (present >= expected_count - null_count)
 		return "null bitmap disagrees with the null count";
 

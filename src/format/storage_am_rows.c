@@ -646,7 +646,7 @@ storage_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
  * row's values (a lossy index rechecks them), which only stored bytes can
  * give another session.  So rows of a table with an exclusion constraint
  * are written before the executor makes their index entries: a stripe or
- * batch per statement or COPY batch, merged later by repack.  Known once
+ * batch per inserted row (per COPY batch), merged later by repack.  Known once
  * per transaction: a constraint added by another transaction since cannot
  * meet our rows before we commit (ALTER TABLE waits for us), and our rows
  * are all written by then.

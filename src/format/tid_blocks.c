@@ -32,15 +32,19 @@
 #include "format/storage.h"
 #include "format/tid_blocks.h"
 
+static BlockNumber
+blocks_for(const StorageMeta *meta)
+{
+	return (BlockNumber) ((meta->next_row_number + ROWS_PER_TID_BLOCK - 1) /
+						  ROWS_PER_TID_BLOCK);
+}
+
 BlockNumber
 tid_blocks_needed(Relation rel)
 {
 	StorageMeta meta;
 
-	if (!storage_read_meta(rel, &meta))
-		return 0;
-	return (BlockNumber) ((meta.next_row_number + ROWS_PER_TID_BLOCK - 1) /
-						  ROWS_PER_TID_BLOCK);
+	return storage_read_meta(rel, &meta) ? blocks_for(&meta) : 0;
 }
 
 void
@@ -51,7 +55,7 @@ tid_blocks_cover(Relation rel, uint64 storage_id)
 
 	if (!storage_read_meta(rel, &meta))
 		return;
-	needed = tid_blocks_needed(rel);
+	needed = blocks_for(&meta);
 	if (RelationGetNumberOfBlocks(rel) >= needed)
 		return;
 	if (meta.next_block < needed)
