@@ -40,6 +40,8 @@ def parse_args(argv):
     p.add_argument("--queries", help="comma-separated query ids or globs, e.g. Q1,Q5,K*")
     p.add_argument("--codec-study", action=argparse.BooleanOptionalAction, default=True,
                    help="TPC-H compression study on colcompress (default on with --suite tpch/all)")
+    p.add_argument("--churn", action=argparse.BooleanOptionalAction, default=True,
+                   help="events: after the queries, UPDATE 10%% of rows and VACUUM; report sizes")
     p.add_argument("--study-runs", type=int, help="timed runs per query in the codec study (default 1)")
     p.add_argument("--query-timeout", type=float,
                    help="seconds before a query is canceled and reported as timeout, and not "

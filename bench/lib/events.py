@@ -11,7 +11,7 @@ import time
 from . import pgload, progress
 from .conn import first_line, psycopg
 from .kinds import COLCOMPRESS, Kind
-from .results import TableLoad
+from .results import Churn, TableLoad
 from .sqltext import read_sql, render, script_statements
 
 CHUNK = 750_000
@@ -164,3 +164,35 @@ def export_csv(conn, path) -> float:
                 s.update(f"{done / 1e6:,.0f} MB written")
         return s.elapsed
 
+
+
+
+CHURN_VACUUMS = 4
+
+
+def churn(conn, kind, table: str) -> Churn:
+    """UPDATE every tenth row, then run CHURN_VACUUMS VACUUMs (ours settle
+    over three: rewrite, move, truncate), noting the size after each: the
+    space an UPDATE-heavy workload leaves behind."""
+    before = pgload.sizes(conn, table)[1]
+    with progress.step(f"{table}: UPDATE of 10% of rows, then VACUUM"):
+        t0 = time.perf_counter()
+        try:
+            n = conn.execute(f"UPDATE {table} SET amount = amount + 1 WHERE id % 10 = 0").rowcount
+        except psycopg.Error as e:
+            return Churn("events", kind.key, table, 0, 0.0, 0.0, before, before, [],
+                         f"UPDATE: {first_line(e)}")
+        update_s = time.perf_counter() - t0
+        after_update = pgload.sizes(conn, table)[1]
+        sizes, note = [], ""
+        t0 = time.perf_counter()
+        for _ in range(CHURN_VACUUMS):
+            try:
+                conn.execute(f"VACUUM {table}")
+            except psycopg.Error as e:
+                note = f"VACUUM: {first_line(e)}"
+                break
+            sizes.append(pgload.sizes(conn, table)[1])
+        vacuum_s = time.perf_counter() - t0
+    return Churn("events", kind.key, table, n, update_s, vacuum_s, before, after_update,
+                 sizes, note)

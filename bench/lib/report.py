@@ -50,6 +50,12 @@ def write_csvs(out, stamp: dict, res, modes) -> None:
         "load_s": _r(ld.load_s), "index_s": _r(ld.index_s), "maint_s": _r(ld.maint_s),
         "total_bytes": ld.total_bytes, "data_bytes": ld.data_bytes, "main_bytes": ld.main_bytes,
         "index_bytes": ld.index_bytes, "notes": " | ".join(ld.notes)} for ld in res.loads])
+    _write_csv(out / "churn.csv", stamp, [{
+        "suite": c.suite, "kind": c.kind, "table": c.table, "rows_updated": c.rows_updated,
+        "update_s": _r(c.update_s), "vacuum_s": _r(c.vacuum_s), "before_bytes": c.before_bytes,
+        "after_update_bytes": c.after_update_bytes,
+        "after_vacuum_bytes": ";".join(str(b) for b in c.after_vacuum_bytes),
+        "note": c.note} for c in res.churn])
     _write_csv(out / "kinds.csv", stamp, [{
         "suite": k.suite, "kind": k.kind, "available": k.available, "reason": k.reason}
         for k in res.kinds])
@@ -116,6 +122,23 @@ def _sizes_section(res, suite) -> list[str]:
             notes += [f"{key} {ld.table}: {n}" for n in ld.notes]
     if notes:
         lines += ["", "Notes:", ""] + [f"- {n}" for n in notes]
+    return lines
+
+
+def _churn_section(res, suite) -> list[str]:
+    rows = [c for c in res.churn if c.suite == suite]
+    if not rows:
+        return []
+    lines = ["| kind | rows updated | UPDATE | VACUUMs | before | after UPDATE "
+             "| after each VACUUM | last ÷ before |", "|---|---:|---:|---:|---:|---:|---|---:|"]
+    for c in rows:
+        after = " → ".join(_mib(b) for b in c.after_vacuum_bytes) or "-"
+        last = c.after_vacuum_bytes[-1] if c.after_vacuum_bytes else None
+        ratio = f"{last / c.before_bytes:.3f}" if last and c.before_bytes else "-"
+        note = f" ({c.note})" if c.note else ""
+        lines.append(f"| {c.kind}{note} | {c.rows_updated:,} | {c.update_s:.1f} s "
+                     f"| {len(c.after_vacuum_bytes)} in {c.vacuum_s:.1f} s | {_mib(c.before_bytes)} "
+                     f"| {_mib(c.after_update_bytes)} | {after} | {ratio} |")
     return lines
 
 
@@ -278,6 +301,11 @@ def write_summary(out, meta: dict, res, modes, charts: dict) -> None:
             if blocks:
                 L += ["Data touched in shared buffers by one run (EXPLAIN ANALYZE BUFFERS: "
                       "blocks hit or read × 8 kB; ÷ heap):", ""] + blocks + [""]
+        churn = _churn_section(res, suite)
+        if churn:
+            L += ["### After an UPDATE of 10% of rows and VACUUM", "",
+                  "Data size (pg_table_size) before, after `UPDATE ... WHERE id % 10 = 0`, "
+                  "and after each VACUUM:", ""] + churn + [""]
     if res.codecs:
         L += ["## Compression study (TPC-H in colcompress)", ""] + _codec_section(res) + [""]
         if charts.get("codecs"):

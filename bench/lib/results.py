@@ -80,11 +80,28 @@ class CodecResult:
 
 
 @dataclass
+class Churn:
+    """A table after an UPDATE of a tenth of its rows and a few VACUUMs
+    (target: back within 5% of the freshly loaded size)."""
+    suite: str
+    kind: str
+    table: str
+    rows_updated: int
+    update_s: float
+    vacuum_s: float               # all the VACUUMs
+    before_bytes: int             # pg_table_size before the UPDATE
+    after_update_bytes: int
+    after_vacuum_bytes: list      # after each VACUUM
+    note: str = ""
+
+
+@dataclass
 class Results:
     timings: list = field(default_factory=list)
     loads: list = field(default_factory=list)
     kinds: list = field(default_factory=list)
     codecs: list = field(default_factory=list)
+    churn: list = field(default_factory=list)
     failures: list = field(default_factory=list)   # human-readable, one per failure
     notes: list = field(default_factory=list)      # suite-level remarks for the summary
     timed_out: set = field(default_factory=set)    # (query family, qid, kind) never retried

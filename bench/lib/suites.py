@@ -96,6 +96,11 @@ def run_events(ctx) -> None:
                     load = next((ld for ld in res.loads if ld.suite == "events" and ld.kind == t.kind.key), None)
                     events.add_key_indexes(ctx.admin, t.kind, load)
             runner.run_queries("events", keyq, targets, ctx.modes, args.runs, refs, res, unavailable)
+        # last: it changes the tables the queries read
+        if args.churn:
+            for t in targets:
+                if t.kind.am is not None:
+                    res.churn.append(events.churn(ctx.admin, t.kind, events.table_name(t.kind)))
     finally:
         for t in targets:
             t.close()

@@ -172,8 +172,15 @@ reclaim_one(Relation rel, HeapTuple tuple, void *arg)
 	TransactionId xmin = HeapTupleHeaderGetXmin(tuple->t_data);
 	RetiredStream *s;
 
-	/* some snapshot may still read the stream */
-	if (!TransactionIdPrecedes(xmin, r->oldest_xmin))
+	/*
+	 * Some snapshot may still read the stream.  Also when this transaction
+	 * retired it: VACUUM's horizon leaves out VACUUM's own transaction
+	 * (PROC_IN_VACUUM), so a VACUUM that rewrote streams would free them
+	 * and write over their blocks before it commits, and an error after
+	 * that would bring back streams whose bytes are gone.
+	 */
+	if (!TransactionIdPrecedes(xmin, r->oldest_xmin) ||
+		TransactionIdIsCurrentTransactionId(xmin))
 		return true;
 	s = retired_from_tuple(tuple, RelationGetDescr(rel), r->storage_id);
 	CatalogTupleDelete(rel, &tuple->t_self);

@@ -84,11 +84,14 @@ storage_retire_stream(const StorageAm *am, uint64 storage_id,
 /*
  * Writes the rows snapshot sees of the chosen streams (StreamInfo, in
  * stream order) into new streams with their index entries, and retires the
- * chosen ones.
+ * chosen ones.  Rows of several streams fill new streams together, unless
+ * one_by_one: then each stream's rows make streams of their own, about its
+ * size (a move into a hole that fits it).
  */
 static void
 rewrite_chosen(const StorageAm *am, Relation rel, uint64 storage_id,
-			   Snapshot snapshot, List *chosen, MemoryContext cxt)
+			   Snapshot snapshot, List *chosen, bool one_by_one,
+			   MemoryContext cxt)
 {
 	uint64	   *nums = palloc(sizeof(uint64) * list_length(chosen));
 	ListCell   *lc;
@@ -102,8 +105,21 @@ rewrite_chosen(const StorageAm *am, Relation rel, uint64 storage_id,
 	c.cid = GetCurrentCommandId(true);
 	c.writer = am->writer_ops->create(rel, cxt);
 	c.indexes = storage_index_inserter_begin(rel);
-	am->copy_streams(rel, snapshot, nums, n, copy_row, &c);
-	am->writer_ops->flush(c.writer, rel);
+	if (one_by_one)
+	{
+		int			i;
+
+		for (i = 0; i < n; i++)
+		{
+			am->copy_streams(rel, snapshot, &nums[i], 1, copy_row, &c);
+			am->writer_ops->flush(c.writer, rel);
+		}
+	}
+	else
+	{
+		am->copy_streams(rel, snapshot, nums, n, copy_row, &c);
+		am->writer_ops->flush(c.writer, rel);
+	}
 	am->writer_ops->free(c.writer);
 	storage_index_inserter_end(c.indexes);
 	foreach(lc, chosen)
@@ -116,7 +132,8 @@ typedef List *(*ChooseFn) (List *streams, uint64 storage_id, Snapshot snapshot,
 						   void *arg);
 
 static int
-rewrite(const StorageAm *am, Relation rel, ChooseFn choose, void *arg)
+rewrite(const StorageAm *am, Relation rel, ChooseFn choose, void *arg,
+		bool one_by_one)
 {
 	StorageMeta meta;
 	Snapshot	snapshot;
@@ -139,7 +156,8 @@ rewrite(const StorageAm *am, Relation rel, ChooseFn choose, void *arg)
 					meta.storage_id, snapshot, arg);
 	n = list_length(chosen);
 	if (n > 0)
-		rewrite_chosen(am, rel, meta.storage_id, snapshot, chosen, cxt);
+		rewrite_chosen(am, rel, meta.storage_id, snapshot, chosen, one_by_one,
+					   cxt);
 	UnregisterSnapshot(snapshot);
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(cxt);
@@ -189,7 +207,7 @@ storage_rewrite_streams(const StorageAm *am, Relation rel,
 {
 	ByDeletes	b = {deleted_fraction, below_stream, max_streams};
 
-	return rewrite(am, rel, choose_by_deletes, &b);
+	return rewrite(am, rel, choose_by_deletes, &b, false);
 }
 
 static int
@@ -250,5 +268,5 @@ choose_tail(List *streams, uint64 storage_id, Snapshot snapshot, void *arg)
 int
 storage_compact_streams(const StorageAm *am, Relation rel)
 {
-	return rewrite(am, rel, choose_tail, NULL);
+	return rewrite(am, rel, choose_tail, NULL, true);
 }

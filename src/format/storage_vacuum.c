@@ -45,6 +45,9 @@
 #include "format/tid_blocks.h"
 #include "guc.h"
 
+/* At most this many compaction passes per VACUUM (each moves data). */
+#define VACUUM_COMPACT_PASSES	3
+
 /* Row numbers whose index entries go: sorted, disjoint [first, last]. */
 typedef struct DeadRows
 {
@@ -318,7 +321,19 @@ storage_am_vacuum(const StorageAm *am, Relation rel,
 	tuples = (double) am->count_rows(rel, GetActiveSnapshot());
 	storage_vacuum_reclaim(am, rel, tuples, bstrategy);
 	if (rewrite)
-		storage_compact_streams(am, rel);
+	{
+		int			passes = 0;
+
+		/*
+		 * A pass moves the end streams that fit by their present size; the
+		 * copies come out smaller when they merge short streams, so one
+		 * more may fit after it (an UPDATE's stream between the retired
+		 * ones and the rewritten ones would otherwise take a VACUUM more).
+		 */
+		while (storage_compact_streams(am, rel) > 0 &&
+			   ++passes < VACUUM_COMPACT_PASSES)
+			;
+	}
 
 	compat_vac_update_relstats(rel, RelationGetNumberOfBlocks(rel), tuples, 0,
 							   indexes != NIL, GetOldestNonRemovableTransactionId(rel),
