@@ -199,58 +199,25 @@ storage_reserve_rows(Relation rel, uint64 count)
 	return reserve(rel, count, 0, NULL);
 }
 
-uint64
-storage_reserve_empty_blocks(Relation rel, uint64 nblocks)
+/*
+ * Writes nblocks pages from block first on, whole, each logged as a full
+ * page image: len bytes of data (NULL: none, empty pages) in page-sized
+ * parts.  The bytes lie below pd_lower, so the page is standard and its
+ * image leaves out the empty rest.
+ */
+static void
+write_pages(Relation rel, uint64 first, uint64 nblocks, const char *data,
+			uint64 len)
 {
-	uint64		stream_num;
-	uint64		first = reserve(rel, 0, nblocks, &stream_num);
 	bool		needs_wal = RelationNeedsWAL(rel);
 	uint64		i;
 
-	compat_extend_main_fork_to(rel, (BlockNumber) (first + nblocks));
-	for (i = 0; i < nblocks; i++)
-	{
-		Buffer		buf;
-
-		CHECK_FOR_INTERRUPTS();
-		buf = ReadBufferExtended(rel, MAIN_FORKNUM, (BlockNumber) (first + i),
-								 RBM_ZERO_AND_LOCK, NULL);
-		START_CRIT_SECTION();
-		PageInit(BufferGetPage(buf), BLCKSZ, 0);
-		MarkBufferDirty(buf);
-		/* a standard empty page: its record carries no image of the hole */
-		if (needs_wal)
-			log_newpage_buffer(buf, true);
-		END_CRIT_SECTION();
-		UnlockReleaseBuffer(buf);
-	}
-	return first;
-}
-
-uint64
-storage_write_stream(Relation rel, uint64 at_block, const char *data,
-					 uint64 len, uint64 *stream_num)
-{
-	uint64		nblocks = storage_stream_blocks(len);
-	uint64		first;
-	uint64		i;
-	bool		needs_wal = RelationNeedsWAL(rel);
-
-	if (at_block == STORAGE_NEW_BLOCKS)
-		first = reserve(rel, 0, nblocks, stream_num);
-	else
-	{
-		/* blocks reserved long ago, given back by a rewrite */
-		reserve(rel, 0, 0, stream_num);
-		first = at_block;
-	}
 	/* also when the blocks lie in a tail VACUUM truncated */
 	compat_extend_main_fork_to(rel, (BlockNumber) (first + nblocks));
-
 	for (i = 0; i < nblocks; i++)
 	{
 		uint64		off = i * STORAGE_PAGE_PAYLOAD;
-		uint64		n = Min(STORAGE_PAGE_PAYLOAD, len - off);
+		uint64		n = data == NULL ? 0 : Min(STORAGE_PAGE_PAYLOAD, len - off);
 		Buffer		buf;
 		Page		page;
 
@@ -261,15 +228,44 @@ storage_write_stream(Relation rel, uint64 at_block, const char *data,
 
 		START_CRIT_SECTION();
 		PageInit(page, BLCKSZ, 0);
-		memcpy(PageGetContents(page), data + off, n);
+		if (n > 0)
+			memcpy(PageGetContents(page), data + off, n);
 		((PageHeader) page)->pd_lower = STORAGE_PAGE_HEADER + n;
 		MarkBufferDirty(buf);
 		if (needs_wal)
-			log_newpage_buffer(buf, false);
+			log_newpage_buffer(buf, true);
 		END_CRIT_SECTION();
 
 		UnlockReleaseBuffer(buf);
 	}
+}
+
+uint64
+storage_reserve_empty_blocks(Relation rel, uint64 nblocks)
+{
+	uint64		stream_num;
+	uint64		first = reserve(rel, 0, nblocks, &stream_num);
+
+	write_pages(rel, first, nblocks, NULL, 0);
+	return first;
+}
+
+uint64
+storage_write_stream(Relation rel, uint64 at_block, const char *data,
+					 uint64 len, uint64 *stream_num)
+{
+	uint64		nblocks = storage_stream_blocks(len);
+	uint64		first;
+
+	if (at_block == STORAGE_NEW_BLOCKS)
+		first = reserve(rel, 0, nblocks, stream_num);
+	else
+	{
+		/* blocks reserved long ago, given back by a rewrite */
+		reserve(rel, 0, 0, stream_num);
+		first = at_block;
+	}
+	write_pages(rel, first, nblocks, data, len);
 	return first;
 }
 
