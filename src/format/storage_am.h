@@ -303,6 +303,17 @@ extern bool storage_scan_sample_next_tuple(TableScanDesc scan,
 extern void storage_scan_sample_restart(TableScanDesc scan);
 
 /*
+ * Adds the attribute numbers the expressions of scan relation relid read
+ * to *columns (a List of ints); false for a whole-row reference, which
+ * needs every column.  System columns come from the slot's TID and table
+ * OID, not from decoding.
+ */
+extern bool storage_columns_read(Node *exprs, Index relid, List **columns);
+
+/* Attribute numbers as the set storage_scan_bitmap_columns takes. */
+extern Bitmapset *storage_column_set(List *attnums);
+
+/*
  * Has a bitmap scan of a colcompress table decode only columns (attribute
  * numbers), and recheck_columns too for rows the executor rechecks; the
  * others are NULL in the slot (scan/fetch_columns.c).

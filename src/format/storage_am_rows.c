@@ -986,31 +986,51 @@ index_build_row(IndexBuild *b, uint64 rownum)
 				b->callback_state);
 }
 
+bool
+storage_columns_read(Node *exprs, Index relid, List **columns)
+{
+	Bitmapset  *attrs = NULL;
+	int			m = -1;
+
+	pull_varattnos(exprs, relid, &attrs);
+	while ((m = bms_next_member(attrs, m)) >= 0)
+	{
+		AttrNumber	attno = m + FirstLowInvalidHeapAttributeNumber;
+
+		if (attno == InvalidAttrNumber)
+			return false;
+		if (attno > 0)
+			*columns = list_append_unique_int(*columns, attno);
+	}
+	return true;
+}
+
+Bitmapset *
+storage_column_set(List *attnums)
+{
+	Bitmapset  *set = NULL;
+	ListCell   *lc;
+
+	foreach(lc, attnums)
+		set = bms_add_member(set, lfirst_int(lc));
+	return set;
+}
+
 /* The attribute numbers an index reads (fetch_cursor_columns); NULL: all. */
 static Bitmapset *
 index_columns(IndexInfo *index_info)
 {
-	Bitmapset  *vars = NULL;
-	Bitmapset  *columns = NULL;
+	List	   *columns = NIL;
 	int			i;
-	int			a;
 
 	for (i = 0; i < index_info->ii_NumIndexAttrs; i++)
 		if (index_info->ii_IndexAttrNumbers[i] != 0)
-			columns = bms_add_member(columns, index_info->ii_IndexAttrNumbers[i]);
-	pull_varattnos((Node *) index_info->ii_Expressions, 1, &vars);
-	pull_varattnos((Node *) index_info->ii_Predicate, 1, &vars);
-	a = -1;
-	while ((a = bms_next_member(vars, a)) >= 0)
-	{
-		AttrNumber	attnum = a + FirstLowInvalidHeapAttributeNumber;
-
-		if (attnum == InvalidAttrNumber)
-			return NULL;		/* a whole-row reference */
-		if (attnum > 0)
-			columns = bms_add_member(columns, attnum);
-	}
-	return columns;
+			columns = list_append_unique_int(columns,
+											 index_info->ii_IndexAttrNumbers[i]);
+	if (!storage_columns_read((Node *) index_info->ii_Expressions, 1, &columns) ||
+		!storage_columns_read((Node *) index_info->ii_Predicate, 1, &columns))
+		return NULL;
+	return storage_column_set(columns);
 }
 
 /*
@@ -1035,7 +1055,6 @@ brin_range_rows(IndexBuild *b, Relation rel, BlockNumber start_blockno,
 				BlockNumber numblocks)
 {
 	const StorageAm *am = storage_am_for(rel);
-	uint64		storage_id = storage_id_of(rel);
 	StorageMeta meta;
 	uint64		first = (uint64) start_blockno * ROWS_PER_TID_BLOCK;
 	uint64		end;
@@ -1047,14 +1066,15 @@ brin_range_rows(IndexBuild *b, Relation rel, BlockNumber start_blockno,
 	void	   *cursor;
 	Bitmapset  *columns;
 
-	if (storage_id == 0 || !storage_read_meta(rel, &meta))
+	if (!storage_read_meta(rel, &meta))
 		return;
 	end = meta.next_row_number;
 	if (numblocks != InvalidBlockNumber)
 		end = Min(end, first + (uint64) numblocks * ROWS_PER_TID_BLOCK);
 	if (first >= end)
 		return;
-	while (TransactionIdIsValid(owner = row_reservation_owner(storage_id, first, end)))
+	while (TransactionIdIsValid(owner = row_reservation_owner(meta.storage_id,
+															  first, end)))
 		XactLockTableWait(owner, rel, NULL, XLTW_None);
 
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "BRIN rows",
@@ -1088,6 +1108,7 @@ storage_index_build_range_scan(Relation table_rel, Relation index_rel,
 							   void *callback_state, TableScanDesc scan)
 {
 	IndexBuild	b;
+	uint64		storage_id;
 	bool		need_unregister = false;
 
 	b.index_rel = index_rel;
@@ -1115,14 +1136,15 @@ storage_index_build_range_scan(Relation table_rel, Relation index_rel,
 	}
 	else
 		b.snapshot = SnapshotSelf;
-	deleted_range_init(&b.deleted, storage_id_of(table_rel), SnapshotSelf,
+	storage_id = storage_id_of(table_rel);
+	deleted_range_init(&b.deleted, storage_id, SnapshotSelf,
 					   CurrentMemoryContext);
 
 	/* a parallel BRIN build sorts what its workers summarize: any order */
 	if (index_rel->rd_rel->relam == BRIN_AM_OID && scan == NULL)
 	{
 		pending_flush_for_read(table_rel);
-		tid_blocks_cover(table_rel, storage_id_of(table_rel));
+		tid_blocks_cover(table_rel, storage_id);
 		brin_range_rows(&b, table_rel, start_blockno, numblocks);
 	}
 	else

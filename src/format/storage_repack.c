@@ -97,6 +97,8 @@ rewrite_chosen(const StorageAm *am, Relation rel, uint64 storage_id,
 	ListCell   *lc;
 	Copy		c;
 	int			n = 0;
+	int			step;
+	int			i;
 
 	foreach(lc, chosen)
 		nums[n++] = ((StreamInfo *) lfirst(lc))->stream_num;
@@ -105,19 +107,10 @@ rewrite_chosen(const StorageAm *am, Relation rel, uint64 storage_id,
 	c.cid = GetCurrentCommandId(true);
 	c.writer = am->writer_ops->create(rel, cxt);
 	c.indexes = storage_index_inserter_begin(rel);
-	if (one_by_one)
+	step = one_by_one ? 1 : n;
+	for (i = 0; i < n; i += step)
 	{
-		int			i;
-
-		for (i = 0; i < n; i++)
-		{
-			am->copy_streams(rel, snapshot, &nums[i], 1, copy_row, &c);
-			am->writer_ops->flush(c.writer, rel);
-		}
-	}
-	else
-	{
-		am->copy_streams(rel, snapshot, nums, n, copy_row, &c);
+		am->copy_streams(rel, snapshot, &nums[i], step, copy_row, &c);
 		am->writer_ops->flush(c.writer, rel);
 	}
 	am->writer_ops->free(c.writer);

@@ -325,10 +325,11 @@ storage_am_vacuum(const StorageAm *am, Relation rel,
 		int			passes = 0;
 
 		/*
-		 * A pass moves the end streams that fit by their present size; the
-		 * copies come out smaller when they merge short streams, so one
-		 * more may fit after it (an UPDATE's stream between the retired
-		 * ones and the rewritten ones would otherwise take a VACUUM more).
+		 * A pass moves the end streams that fit, first fit, by their
+		 * present size; their copies are encoded again and need not come
+		 * out as large, so a stream left over may fit after it (an
+		 * UPDATE's stream between the retired ones and the rewritten ones
+		 * would otherwise take a VACUUM more).
 		 */
 		while (storage_compact_streams(am, rel) > 0 &&
 			   ++passes < VACUUM_COMPACT_PASSES)

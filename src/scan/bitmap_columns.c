@@ -25,13 +25,11 @@
  */
 #include "compat/compat.h"
 
-#include "access/sysattr.h"
 #include "access/tableam.h"
 #include "commands/explain.h"
 #include COMPAT_EXPLAIN_FORMAT_HEADER
 #include "executor/executor.h"
 #include "nodes/extensible.h"
-#include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
 #include "utils/rel.h"
 
@@ -103,30 +101,6 @@ bitmap_columns_path(Path *path, Cost saved)
 	return &cpath->path;
 }
 
-/*
- * Attribute numbers the expressions of scan relation relid read, or false
- * for a whole-row reference.  System columns come from the slot's TID and
- * table OID, not from decoding.
- */
-static bool
-columns_read(Node *exprs, Index relid, List **columns)
-{
-	Bitmapset  *attrs = NULL;
-	int			m = -1;
-
-	pull_varattnos(exprs, relid, &attrs);
-	while ((m = bms_next_member(attrs, m)) >= 0)
-	{
-		AttrNumber	attno = m + FirstLowInvalidHeapAttributeNumber;
-
-		if (attno == InvalidAttrNumber)
-			return false;
-		if (attno > 0)
-			*columns = list_append_unique_int(*columns, attno);
-	}
-	return true;
-}
-
 static Plan *
 plan_bitmap_columns(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 					List *tlist, List *clauses, List *custom_plans)
@@ -139,9 +113,9 @@ plan_bitmap_columns(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	bool		projected;
 
 	Assert(IsA(child, BitmapHeapScan));
-	projected = columns_read((Node *) child->scan.plan.targetlist, relid, &columns) &&
-		columns_read((Node *) child->scan.plan.qual, relid, &columns) &&
-		columns_read((Node *) child->bitmapqualorig, relid, &recheck);
+	projected = storage_columns_read((Node *) child->scan.plan.targetlist, relid, &columns) &&
+		storage_columns_read((Node *) child->scan.plan.qual, relid, &columns) &&
+		storage_columns_read((Node *) child->bitmapqualorig, relid, &recheck);
 
 	/* the child evaluates the quals; we hand on its rows */
 	cscan->scan.plan.targetlist = tlist;
@@ -163,17 +137,6 @@ create_bitmap_columns_state(CustomScan *cscan)
 
 	state->css.methods = &bitmap_columns_exec_methods;
 	return (Node *) state;
-}
-
-static Bitmapset *
-column_set(List *attnums)
-{
-	Bitmapset  *set = NULL;
-	ListCell   *lc;
-
-	foreach(lc, attnums)
-		set = bms_add_member(set, lfirst_int(lc));
-	return set;
 }
 
 static void
@@ -200,8 +163,8 @@ begin_bitmap_columns(CustomScanState *node, EState *estate, int eflags)
 			table_beginscan_bm(child->ss.ss_currentRelation,
 							   estate->es_snapshot, 0, NULL);
 	storage_scan_bitmap_columns(child->ss.ss_currentScanDesc,
-								column_set(lsecond(cscan->custom_private)),
-								column_set(lthird(cscan->custom_private)));
+								storage_column_set(lsecond(cscan->custom_private)),
+								storage_column_set(lthird(cscan->custom_private)));
 	MemoryContextSwitchTo(old);
 }
 
