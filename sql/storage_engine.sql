@@ -418,3 +418,16 @@ CREATE TABLE engine.row_reservation (
 );
 CREATE INDEX row_reservation_key ON engine.row_reservation (storage_id, first_row);
 GRANT SELECT ON engine.row_reservation TO PUBLIC;
+
+-- The values of rows a transaction still buffers in a table with an
+-- exclusion constraint (src/catalog/row_reservations.c): another session's
+-- check compares them (a lossy index rechecks the row), and the inserting
+-- transaction's own check finds them without writing its buffer.  Rows
+-- are removed when their transaction commits.  Not readable by PUBLIC:
+-- they hold table data.
+CREATE TABLE engine.pending_row (
+	storage_id bigint NOT NULL,
+	row_number bigint NOT NULL,
+	row_image bytea NOT NULL,			-- a heap tuple, see pending_row_record
+	PRIMARY KEY (storage_id, row_number)
+);

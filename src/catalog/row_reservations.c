@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * row_reservations.c
- *	  Owns engine.row_reservation (see row_reservations.h).
+ *	  Owns engine.row_reservation and engine.pending_row (see
+ *	  row_reservations.h).
  *
  *	  A row buffered by its inserting transaction already has its index
  *	  entries, but no stored bytes another session could find.  Heap
@@ -10,6 +11,15 @@
  *	  wrote, so its xmin is that transaction.  A transaction deletes its
  *	  reservation rows just before it commits (its rows are stored by
  *	  then); rows of an aborted (sub)transaction are dead already.
+ *
+ *	  An exclusion constraint's check needs more than whom to wait for:
+ *	  it compares the row's values (a lossy index rechecks every row it
+ *	  finds).  Rows inserted into a table with one therefore leave their
+ *	  image in engine.pending_row, where other sessions' checks read it
+ *	  with a dirty snapshot, as they would read an in-progress heap tuple,
+ *	  and where the inserting transaction's own checks find it without
+ *	  writing out its buffer (which made a stripe per inserted row).
+ *	  Images go the same way as reservation rows at commit.
  *
  *-------------------------------------------------------------------------
  */
@@ -21,7 +31,9 @@
 #include "access/stratnum.h"
 #include "access/table.h"
 #include "access/xact.h"
+#include "access/detoast.h"
 #include "catalog/indexing.h"
+#include "executor/tuptable.h"
 #include "storage/procarray.h"
 #include "utils/fmgroids.h"
 #include "utils/memutils.h"
@@ -37,6 +49,9 @@ typedef struct Recorded
 } Recorded;
 
 static List *recorded = NIL;	/* in TopTransactionContext */
+
+/* storage ids of tables we left row images for, in TopTransactionContext */
+static List *imaged_storages = NIL;
 
 void
 row_reservation_record(uint64 storage_id, uint64 first, uint64 n)
@@ -99,6 +114,136 @@ row_reservation_owner(uint64 storage_id, uint64 from, uint64 end)
 	return owner;
 }
 
+/* Scratch for one row's image, reset after every row: loads make many. */
+static MemoryContext image_cxt = NULL;
+
+bool
+pending_row_record(uint64 storage_id, uint64 rownum, TupleTableSlot *slot)
+{
+	TupleDesc	desc = slot->tts_tupleDescriptor;
+	MemoryContext old;
+	Datum	   *values;
+	HeapTuple	image;
+	bytea	   *bytes;
+	Relation	rel;
+	Datum		cols[3];
+	bool		nulls[3] = {false, false, false};
+	ListCell   *lc;
+	uint64	   *id;
+	int			a;
+
+	if (image_cxt == NULL)
+		image_cxt = AllocSetContextCreate(TopMemoryContext,
+										  "storage_engine row image",
+										  ALLOCSET_SMALL_SIZES);
+	slot_getallattrs(slot);
+	old = MemoryContextSwitchTo(image_cxt);
+	/* self-contained: no pointer into a TOAST table */
+	values = palloc(sizeof(Datum) * Max(desc->natts, 1));
+	for (a = 0; a < desc->natts; a++)
+	{
+		values[a] = slot->tts_values[a];
+		if (!slot->tts_isnull[a] && TupleDescAttr(desc, a)->attlen == -1 &&
+			VARATT_IS_EXTENDED(DatumGetPointer(values[a])))
+			values[a] = PointerGetDatum(detoast_attr((struct varlena *) DatumGetPointer(values[a])));
+	}
+	image = heap_form_tuple(desc, values, slot->tts_isnull);
+	if (image->t_len > PENDING_ROW_MAX_IMAGE)
+	{
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(image_cxt);
+		return false;
+	}
+	bytes = palloc(VARHDRSZ + image->t_len);
+	SET_VARSIZE(bytes, VARHDRSZ + image->t_len);
+	memcpy(VARDATA(bytes), image->t_data, image->t_len);
+
+	rel = meta_table_open("pending_row", RowExclusiveLock);
+	cols[0] = Int64GetDatum((int64) storage_id);
+	cols[1] = Int64GetDatum((int64) rownum);
+	cols[2] = PointerGetDatum(bytes);
+	CatalogTupleInsert(rel, heap_form_tuple(RelationGetDescr(rel), cols, nulls));
+	table_close(rel, NoLock);
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(image_cxt);
+
+	foreach(lc, imaged_storages)
+	{
+		if (*(uint64 *) lfirst(lc) == storage_id)
+			return true;
+	}
+	old = MemoryContextSwitchTo(TopTransactionContext);
+	id = palloc(sizeof(uint64));
+	*id = storage_id;
+	imaged_storages = lappend(imaged_storages, id);
+	MemoryContextSwitchTo(old);
+	return true;
+}
+
+bool
+pending_row_fetch(uint64 storage_id, uint64 rownum, TupleTableSlot *slot)
+{
+	Relation	rel = meta_table_open("pending_row", AccessShareLock);
+	ScanKeyData keys[2];
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	SnapshotData dirty;
+	bool		found = false;
+
+	InitDirtySnapshot(dirty);
+	meta_storage_key(&keys[0], 1, storage_id);
+	ScanKeyInit(&keys[1], 2, BTEqualStrategyNumber, F_INT8EQ,
+				Int64GetDatum((int64) rownum));
+	scan = systable_beginscan(rel, meta_table_relid("pending_row_pkey"),
+							  true, &dirty, 2, keys);
+	tuple = systable_getnext(scan);
+	if (HeapTupleIsValid(tuple))
+	{
+		bool		isnull;
+		bytea	   *bytes = DatumGetByteaPP(heap_getattr(tuple, 3,
+														 RelationGetDescr(rel),
+														 &isnull));
+		uint32		len = VARSIZE_ANY_EXHDR(bytes);
+		HeapTuple	image;
+
+		if (isnull || len < SizeofHeapTupleHeader)
+			meta_corrupted("pending_row", storage_id, "a row image is too short");
+		/* a tuple of its own, aligned, that the slot frees once it copied it */
+		image = palloc(HEAPTUPLESIZE + len);
+		image->t_len = len;
+		ItemPointerSetInvalid(&image->t_self);
+		image->t_tableOid = InvalidOid;
+		image->t_data = (HeapTupleHeader) ((char *) image + HEAPTUPLESIZE);
+		memcpy(image->t_data, VARDATA_ANY(bytes), len);
+		ExecForceStoreHeapTuple(image, slot, true);
+		found = true;
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return found;
+}
+
+/* Deletes the row images this transaction left for storage_id. */
+static void
+delete_own_images(Relation rel, uint64 storage_id)
+{
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	SnapshotData dirty;
+
+	InitDirtySnapshot(dirty);
+	meta_storage_key(&key, 1, storage_id);
+	scan = systable_beginscan(rel, meta_table_relid("pending_row_pkey"),
+							  true, &dirty, 1, &key);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		if (TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetXmin(tuple->t_data)))
+			CatalogTupleDelete(rel, &tuple->t_self);
+	}
+	systable_endscan(scan);
+}
+
 static void
 xact_callback(XactEvent event, void *arg)
 {
@@ -108,18 +253,28 @@ xact_callback(XactEvent event, void *arg)
 	if (event == XACT_EVENT_PRE_COMMIT || event == XACT_EVENT_PARALLEL_PRE_COMMIT ||
 		event == XACT_EVENT_PRE_PREPARE)
 	{
-		if (recorded == NIL)
+		if (recorded == NIL && imaged_storages == NIL)
 			return;
 		/* rows inserted by the command still running are deletable after this */
 		CommandCounterIncrement();
-		rel = meta_table_open("row_reservation", RowExclusiveLock);
-		foreach(lc, recorded)
-			CatalogTupleDelete(rel, &((Recorded *) lfirst(lc))->tid);
-		table_close(rel, NoLock);
-		recorded = NIL;
+		if (recorded != NIL)
+		{
+			rel = meta_table_open("row_reservation", RowExclusiveLock);
+			foreach(lc, recorded)
+				CatalogTupleDelete(rel, &((Recorded *) lfirst(lc))->tid);
+			table_close(rel, NoLock);
+		}
+		if (imaged_storages != NIL)
+		{
+			rel = meta_table_open("pending_row", RowExclusiveLock);
+			foreach(lc, imaged_storages)
+				delete_own_images(rel, *(uint64 *) lfirst(lc));
+			table_close(rel, NoLock);
+		}
 	}
-	else
-		recorded = NIL;			/* commit or abort: the context is gone */
+	/* after commit or abort the context is gone; at pre-commit, the lists' work is done */
+	recorded = NIL;
+	imaged_storages = NIL;
 }
 
 static void

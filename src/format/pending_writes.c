@@ -150,8 +150,8 @@ pending_flush_for_read(Relation rel)
 	}
 }
 
-void
-pending_flush_row(Relation rel, uint64 rownum)
+bool
+pending_holds_row(Relation rel, uint64 rownum)
 {
 	ListCell   *lc;
 
@@ -166,11 +166,16 @@ pending_flush_row(Relation rel, uint64 rownum)
 			continue;
 		rows = p->ops->rows(p->writer);
 		if (row_runs_find(rows->runs, rows->nruns, rownum, &pos))
-		{
-			pending_flush_for_read(rel);
-			return;
-		}
+			return true;
 	}
+	return false;
+}
+
+void
+pending_flush_row(Relation rel, uint64 rownum)
+{
+	if (pending_holds_row(rel, rownum))
+		pending_flush_for_read(rel);
 }
 
 static void

@@ -34,6 +34,9 @@ extern void *pending_writer(Relation rel, const PendingWriterOps *ops);
 /* Writes rel's pending rows so that a scan of rel sees them. */
 extern void pending_flush_for_read(Relation rel);
 
+/* Does this transaction buffer row number rownum of rel? */
+extern bool pending_holds_row(Relation rel, uint64 rownum);
+
 /*
  * Writes the buffer holding row number rownum of rel, if this transaction
  * buffers it, so that fetching it by TID finds it.

@@ -166,10 +166,10 @@ typedef struct RowFetch
 	Fetcher		latest;
 
 	/*
-	 * Whether inserted rows are written at once, before the executor makes
-	 * their index entries (-1: not known yet): see write_through().
+	 * Whether inserted rows leave their image for exclusion checks (-1: not
+	 * known yet): see keeps_images().
 	 */
-	int			write_through;
+	int			keeps_images;
 
 	/* streams rewrites retired, read once we hold the DML lock */
 	bool		have_retired;
@@ -177,6 +177,8 @@ typedef struct RowFetch
 
 	TupleTableSlot *scratch;	/* for existence checks */
 } RowFetch;
+
+static bool keeps_images(Relation rel);
 
 static MemoryContext fetch_cache_cxt = NULL;
 static List *fetch_cache = NIL;
@@ -258,7 +260,7 @@ row_fetch_for(Relation rel)
 	f->desc = RelationGetDescr(rel);
 	f->am = storage_am_for(rel);
 	f->storage_id = storage_id_of(rel);
-	f->write_through = -1;
+	f->keeps_images = -1;
 	f->cxt = AllocSetContextCreate(fetch_cache_cxt, "row fetch",
 								   ALLOCSET_SMALL_SIZES);
 	/* a copy of the descriptor: the relcache's would be pinned by the slot */
@@ -398,7 +400,8 @@ cursor_end(Relation rel, FetchCursor *cur)
 
 /*
  * Stores row rownum of a transaction still in progress in slot, copied,
- * when its stream is written.  A rare path (a constraint check meeting a
+ * when it left its image (tables with an exclusion constraint) or its
+ * stream is written.  A rare path (a constraint check meeting a
  * concurrent insert), so its fetcher lives for this one row: the streams
  * it lists, read with a dirty snapshot, include uncommitted ones.
  */
@@ -407,13 +410,16 @@ fetch_in_progress(Relation rel, RowFetch *f, uint64 rownum,
 				  TupleTableSlot *slot)
 {
 	SnapshotData dirty;
-	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
-											  "in-progress row fetch",
-											  ALLOCSET_SMALL_SIZES);
-	MemoryContext old = MemoryContextSwitchTo(cxt);
+	MemoryContext cxt;
+	MemoryContext old;
 	void	   *fetcher;
 	bool		found;
 
+	if (keeps_images(rel) && pending_row_fetch(f->storage_id, rownum, slot))
+		return true;
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "in-progress row fetch",
+								ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(cxt);
 	InitDirtySnapshot(dirty);
 	fetcher = f->am->fetch_begin(rel, &dirty);
 	found = f->am->fetch(f->am->fetch_cursor(fetcher), rownum, slot, NULL);
@@ -440,9 +446,22 @@ fetch_row(Relation rel, uint64 rownum, Snapshot snapshot,
 	bool		found;
 	MemoryContext old;
 
+	f = row_fetch_for(rel);
+	if (snapshot->snapshot_type == SNAPSHOT_DIRTY && keeps_images(rel) &&
+		f->storage_id != 0 && pending_holds_row(rel, rownum) &&
+		pending_row_fetch(f->storage_id, rownum, slot))
+	{
+		/* a check meeting a row we buffer: its image, the buffer stays */
+		snapshot->xmin = snapshot->xmax = InvalidTransactionId;
+		snapshot->speculativeToken = 0;
+		row_number_to_tid(rownum, &slot->tts_tid);
+		slot->tts_tableOid = RelationGetRelid(rel);
+		return !check_marks || row_mark_visible(f->storage_id, rownum, snapshot);
+	}
 	/* our own buffered row must be written to be found */
 	pending_flush_row(rel, rownum);
-	f = row_fetch_for(rel);
+	if (f->storage_id == 0)
+		f->storage_id = storage_id_of(rel);
 	if (f->storage_id == 0)
 		return false;
 	fr = fetcher_for(f, rel, snapshot);
@@ -466,9 +485,10 @@ fetch_row(Relation rel, uint64 rownum, Snapshot snapshot,
 		/*
 		 * A row of another transaction still in progress: a unique or
 		 * exclusion check must wait for it, as for a heap tuple being
-		 * inserted.  The slot holds its values when it is stored already
-		 * (always, with an exclusion constraint: write_through), otherwise
-		 * none (a unique check only needs to know whom to wait for).
+		 * inserted.  The slot holds its values when it left its image
+		 * (always, with an exclusion constraint: keeps_images) or is stored
+		 * already, otherwise none (a unique check only needs to know whom
+		 * to wait for).
 		 */
 		TransactionId owner = row_reservation_owner(f->storage_id, rownum,
 													rownum + 1);
@@ -640,25 +660,38 @@ storage_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 /* ---- inserts ---- */
 
 /*
- * Does rel store inserted rows at once?  A unique check needs only to
- * know that another session's row exists and whom to wait for, which the
- * reservation row tells; an exclusion constraint's check compares the
- * row's values (a lossy index rechecks them), which only stored bytes can
- * give another session.  So rows of a table with an exclusion constraint
- * are written before the executor makes their index entries: a stripe or
- * batch per inserted row (per COPY batch), merged later by repack.  Known once
- * per transaction: a constraint added by another transaction since cannot
- * meet our rows before we commit (ALTER TABLE waits for us), and our rows
- * are all written by then.
+ * Do rows inserted into rel leave their image (engine.pending_row)?  A
+ * unique check needs only to know that another session's row exists and
+ * whom to wait for, which the reservation row tells; an exclusion
+ * constraint's check compares the row's values (a lossy index rechecks
+ * them), which the image gives another session before our buffer is
+ * written, and our own checks without writing it.  A row whose image
+ * would be too long is written at once instead, as its own stripe or
+ * batch.  Known once per transaction: a constraint added by another
+ * transaction since cannot meet our rows before we commit (ALTER TABLE
+ * waits for us), and our rows are all written by then.
  */
 static bool
-write_through(Relation rel)
+keeps_images(Relation rel)
 {
 	RowFetch   *f = row_fetch_for(rel);
 
-	if (f->write_through < 0)
-		f->write_through = storage_index_kinds(rel).exclusion ? 1 : 0;
-	return f->write_through == 1;
+	if (f->keeps_images < 0)
+		f->keeps_images = storage_index_kinds(rel).exclusion ? 1 : 0;
+	return f->keeps_images == 1;
+}
+
+/* Leaves the image of the row just inserted from slot, or writes it. */
+static void
+leave_image(Relation rel, TupleTableSlot *slot)
+{
+	RowFetch   *f = row_fetch_for(rel);
+	uint64		rownum = tid_to_row_number(&slot->tts_tid);
+
+	if (f->storage_id == 0)
+		f->storage_id = storage_id_of(rel);
+	if (!pending_row_record(f->storage_id, rownum, slot))
+		pending_flush_row(rel, rownum);
 }
 
 void
@@ -670,8 +703,8 @@ storage_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid,
 	storage_am_refuse_if_published(am, rel);
 	CheckForSerializableConflictIn(rel, NULL, 0);
 	am->insert(pending_writer(rel, am->writer_ops), rel, slot, cid);
-	if (write_through(rel))
-		pending_flush_row(rel, tid_to_row_number(&slot->tts_tid));
+	if (keeps_images(rel))
+		leave_image(rel, slot);
 }
 
 void
@@ -687,9 +720,11 @@ storage_multi_insert(Relation rel, TupleTableSlot **slots, int nslots,
 	CheckForSerializableConflictIn(rel, NULL, 0);
 	writer = pending_writer(rel, am->writer_ops);
 	for (i = 0; i < nslots; i++)
+	{
 		am->insert(writer, rel, slots[i], cid);
-	if (nslots > 0 && write_through(rel))
-		pending_flush_row(rel, tid_to_row_number(&slots[0]->tts_tid));
+		if (keeps_images(rel))
+			leave_image(rel, slots[i]);
+	}
 }
 
 /*
