@@ -105,5 +105,27 @@ RESET enable_indexscan;
 SELECT (SELECT count(*) FROM (SELECT * FROM bm_col EXCEPT ALL SELECT * FROM bm_heap) d) AS missing,
 	   (SELECT count(*) FROM (SELECT * FROM bm_heap EXCEPT ALL SELECT * FROM bm_col) d) AS extra;
 
-DROP TABLE bm_col, bm_heap, bm_keys;
+-- a bitmap scan reading two columns of every chunk group is charged for
+-- those columns' pages only, as a scan of them is: it wins over a
+-- parallel scan evaluating the condition on every row
+-- (columns the query does not read make up most of the table's pages)
+CREATE TABLE bm_wide (price float8, tags text[], pad1 text, pad2 text)
+	USING colcompress;
+INSERT INTO bm_wide
+SELECT g / 4.0, ARRAY['tag_' || g % 20, 'all'], md5(g::text), md5((-g)::text)
+  FROM generate_series(1, 20000) g;
+CREATE INDEX ON bm_wide USING gin (tags);
+ANALYZE bm_wide;
+RESET storage_engine.enable_custom_scan;
+SET max_parallel_workers_per_gather = 2;
+SET min_parallel_table_scan_size = 0;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+EXPLAIN (COSTS OFF) SELECT count(*), avg(price) FROM bm_wide WHERE tags @> ARRAY['tag_5'];
+RESET max_parallel_workers_per_gather;
+RESET min_parallel_table_scan_size;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+
+DROP TABLE bm_col, bm_heap, bm_keys, bm_wide;
 DROP FUNCTION check_query(text);
