@@ -38,7 +38,7 @@ guc_define(void)
 							 &storage_engine_enable_pruning, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("storage_engine.enable_parallel_execution",
-							 "Allow parallel scans of colcompress tables.",
+							 "Allow parallel scans of colcompress tables and parallel RowcompressScans.",
 							 NULL,
 							 &storage_engine_enable_parallel_execution, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);

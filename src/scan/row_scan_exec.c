@@ -5,7 +5,8 @@
  *	  table that skips the batches whose zone maps exclude the filter, and,
  *	  when the query needs no column at all (count(*), EXISTS, a join that
  *	  only counts), reads no batch: it counts each batch's rows from its
- *	  metadata, less the rows deleted for the snapshot.
+ *	  metadata, less the rows deleted for the snapshot.  In parallel, the
+ *	  participants claim batches in turn (as the table AM's parallel scan).
  *
  *	  A sequential scan can know neither, and decodes the whole table.
  *	  Rows still pass through the node's full filter, so results never
@@ -34,10 +35,19 @@
 #include "scan/prune.h"
 #include "scan/scan_internal.h"
 
+/* Shared by the participants of a parallel scan. */
+typedef struct RowScanShared
+{
+	RowParallelScanDescData pscan;	/* batch claiming */
+	pg_atomic_uint64 batches_read;	/* reported by finished workers */
+	pg_atomic_uint64 batches_pruned;
+} RowScanShared;
+
 typedef struct RowScanState
 {
 	CustomScanState css;
 	RowReader  *reader;			/* created on the first row */
+	RowScanShared *shared;		/* parallel scan only */
 	/* counters of readers already ended (rescans) */
 	uint64		batches_read;
 	uint64		batches_pruned;
@@ -50,6 +60,14 @@ static void end_row_scan(CustomScanState *node);
 static void rescan_row_scan(CustomScanState *node);
 static void explain_row_scan(CustomScanState *node, List *ancestors,
 							 ExplainState *es);
+static Size estimate_row_dsm(CustomScanState *node, ParallelContext *pcxt);
+static void initialize_row_dsm(CustomScanState *node, ParallelContext *pcxt,
+							   void *coordinate);
+static void reinitialize_row_dsm(CustomScanState *node, ParallelContext *pcxt,
+								 void *coordinate);
+static void initialize_row_worker(CustomScanState *node, shm_toc *toc,
+								  void *coordinate);
+static void shutdown_row_scan(CustomScanState *node);
 
 const CustomScanMethods row_scan_methods = {
 	.CustomName = ROW_SCAN_NAME,
@@ -62,6 +80,11 @@ static const CustomExecMethods row_exec_methods = {
 	.ExecCustomScan = exec_row_scan,
 	.EndCustomScan = end_row_scan,
 	.ReScanCustomScan = rescan_row_scan,
+	.EstimateDSMCustomScan = estimate_row_dsm,
+	.InitializeDSMCustomScan = initialize_row_dsm,
+	.ReInitializeDSMCustomScan = reinitialize_row_dsm,
+	.InitializeWorkerCustomScan = initialize_row_worker,
+	.ShutdownCustomScan = shutdown_row_scan,
 	.ExplainCustomScan = explain_row_scan,
 };
 
@@ -98,7 +121,8 @@ next_row(ScanState *ss)
 		Relation	rel = ss->ss_currentRelation;
 		PruneNode  *prune;
 
-		state->reader = row_reader_begin(rel, ss->ps.state->es_snapshot, NULL);
+		state->reader = row_reader_begin(rel, ss->ps.state->es_snapshot,
+										 state->shared ? &state->shared->pscan : NULL);
 		if (boolVal(linitial(cscan->custom_private)))
 			row_reader_no_columns(state->reader);
 		prune = prune_build(cscan->custom_exprs, rel, RelationGetDescr(rel),
@@ -138,7 +162,14 @@ retire_reader(RowScanState *state)
 static void
 end_row_scan(CustomScanState *node)
 {
-	retire_reader((RowScanState *) node);
+	RowScanState *state = (RowScanState *) node;
+
+	retire_reader(state);
+	if (state->shared != NULL && IsParallelWorker())
+	{
+		pg_atomic_fetch_add_u64(&state->shared->batches_read, state->batches_read);
+		pg_atomic_fetch_add_u64(&state->shared->batches_pruned, state->batches_pruned);
+	}
 }
 
 static void
@@ -146,6 +177,64 @@ rescan_row_scan(CustomScanState *node)
 {
 	/* parameters may have new values: the pruning is rebuilt with the reader */
 	retire_reader((RowScanState *) node);
+}
+
+/*
+ * The leader collects the workers' counters before the parallel context,
+ * and with it the shared memory, goes away (EXPLAIN prints later).
+ */
+static void
+shutdown_row_scan(CustomScanState *node)
+{
+	RowScanState *state = (RowScanState *) node;
+
+	if (state->shared == NULL || IsParallelWorker())
+		return;
+	state->batches_read += pg_atomic_read_u64(&state->shared->batches_read);
+	state->batches_pruned += pg_atomic_read_u64(&state->shared->batches_pruned);
+	state->shared = NULL;
+}
+
+static Size
+estimate_row_dsm(CustomScanState *node, ParallelContext *pcxt)
+{
+	return sizeof(RowScanShared);
+}
+
+static void
+init_row_shared(RowScanShared *shared)
+{
+	memset(shared, 0, sizeof(RowScanShared));
+	pg_atomic_init_u64(&shared->pscan.next_batch, 0);
+	pg_atomic_init_u64(&shared->batches_read, 0);
+	pg_atomic_init_u64(&shared->batches_pruned, 0);
+}
+
+static void
+initialize_row_dsm(CustomScanState *node, ParallelContext *pcxt,
+				   void *coordinate)
+{
+	init_row_shared(coordinate);
+	((RowScanState *) node)->shared = coordinate;
+}
+
+static void
+reinitialize_row_dsm(CustomScanState *node, ParallelContext *pcxt,
+					 void *coordinate)
+{
+	RowScanState *state = (RowScanState *) node;
+
+	retire_reader(state);
+	/* counters so far were collected at shutdown; start the next round */
+	shutdown_row_scan(node);
+	init_row_shared(coordinate);
+	state->shared = coordinate;
+}
+
+static void
+initialize_row_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
+{
+	((RowScanState *) node)->shared = coordinate;
 }
 
 static void

@@ -193,12 +193,39 @@ has_prunable_clause(RelOptInfo *rel, Oid relid)
  * costs what a sequential scan does, a little less, so that pruning wins
  * at equal cost (the share of batches pruned is not estimated).
  */
+static CustomPath *
+make_row_scan_path(PlannerInfo *root, RelOptInfo *rel, int natts,
+				   bool no_columns, int parallel_workers)
+{
+	CustomPath *path = makeNode(CustomPath);
+	QualCost	qual_cost;
+	double		divisor = parallel_divisor(parallel_workers);
+
+	cost_qual_eval(&qual_cost, rel->baserestrictinfo, root);
+	path->path.pathtype = T_CustomScan;
+	path->path.parent = rel;
+	path->path.pathtarget = rel->reltarget;
+	path->path.parallel_aware = parallel_workers > 0;
+	path->path.parallel_safe = rel->consider_parallel;
+	path->path.parallel_workers = parallel_workers;
+	path->path.rows = clamp_row_est(rel->rows / divisor);
+	path->path.startup_cost = qual_cost.startup;
+	path->path.total_cost = qual_cost.startup +
+		(cpu_tuple_cost + qual_cost.per_tuple) * rel->tuples / divisor;
+	if (!no_columns)
+		path->path.total_cost += seq_page_cost * rel->pages * natts / (natts + 1) +
+			decode_cost(rel->tuples, natts) / divisor;
+	/* a participant of a parallel scan cannot go back over its batches */
+	path->flags = parallel_workers > 0 ? 0 : CUSTOMPATH_SUPPORT_BACKWARD_SCAN;
+	path->custom_private = list_make1(makeBoolean(no_columns));
+	path->methods = &row_scan_path_methods;
+	return path;
+}
+
 static void
 add_row_scan_path(PlannerInfo *root, RelOptInfo *rel, Oid relid, int natts)
 {
 	bool		no_columns;
-	CustomPath *path;
-	QualCost	qual_cost;
 
 	no_columns = used_columns(list_concat(list_copy(rel->reltarget->exprs),
 										  extract_actual_clauses(rel->baserestrictinfo, false)),
@@ -206,23 +233,17 @@ add_row_scan_path(PlannerInfo *root, RelOptInfo *rel, Oid relid, int natts)
 	if (!no_columns && !has_prunable_clause(rel, relid))
 		return;
 
-	path = makeNode(CustomPath);
-	cost_qual_eval(&qual_cost, rel->baserestrictinfo, root);
-	path->path.pathtype = T_CustomScan;
-	path->path.parent = rel;
-	path->path.pathtarget = rel->reltarget;
-	path->path.parallel_safe = rel->consider_parallel;
-	path->path.rows = rel->rows;
-	path->path.startup_cost = qual_cost.startup;
-	path->path.total_cost = qual_cost.startup +
-		(cpu_tuple_cost + qual_cost.per_tuple) * rel->tuples;
-	if (!no_columns)
-		path->path.total_cost += seq_page_cost * rel->pages * natts / (natts + 1) +
-			decode_cost(rel->tuples, natts);
-	path->flags = CUSTOMPATH_SUPPORT_BACKWARD_SCAN;
-	path->custom_private = list_make1(makeBoolean(no_columns));
-	path->methods = &row_scan_path_methods;
-	add_path(rel, &path->path);
+	add_path(rel, &make_row_scan_path(root, rel, natts, no_columns, 0)->path);
+	if (rel->consider_parallel && storage_engine_enable_parallel_execution &&
+		rel->lateral_relids == NULL)
+	{
+		int			workers = compute_parallel_worker(rel, rel->pages, -1,
+													  max_parallel_workers_per_gather);
+
+		if (workers > 0)
+			add_partial_path(rel, &make_row_scan_path(root, rel, natts,
+													  no_columns, workers)->path);
+	}
 }
 
 static bool

@@ -103,6 +103,25 @@ RESET enable_hashjoin;
 RESET enable_mergejoin;
 RESET enable_material;
 
+-- in parallel the participants claim batches in turn, each testing the
+-- zone maps of those it claims; the leader adds up what they read and
+-- pruned, and the totals are the serial scan's
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+EXPLAIN (COSTS OFF) SELECT count(*), sum(i8) FROM rs_row WHERE id > 12000;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM rs_row;
+SELECT q, check_query(q), pruning(q) FROM (VALUES
+	('SELECT count(*), sum(i8) FROM rs_row WHERE id > 12000'),
+	('SELECT count(*) FROM rs_row'),
+	('SELECT count(*), min(t) FROM rs_row WHERE id BETWEEN 7100 AND 7200')
+) v(q);
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SET max_parallel_workers_per_gather = 0;
+
 -- deleted rows, and this transaction's own buffered rows, which have their
 -- own batch once read
 BEGIN;
