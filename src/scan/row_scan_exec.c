@@ -24,6 +24,7 @@
 #include "commands/explain.h"
 #include COMPAT_EXPLAIN_FORMAT_HEADER
 #include "executor/executor.h"
+#include "miscadmin.h"
 #include "nodes/extensible.h"
 #include "nodes/makefuncs.h"
 #include "optimizer/optimizer.h"
@@ -33,6 +34,7 @@
 #include "format/pending_writes.h"
 #include "rowstore/row_reader.h"
 #include "scan/prune.h"
+#include "scan/row_customscan.h"
 #include "scan/scan_internal.h"
 
 /* Shared by the participants of a parallel scan. */
@@ -51,6 +53,7 @@ typedef struct RowScanState
 	/* counters of readers already ended (rescans) */
 	uint64		batches_read;
 	uint64		batches_pruned;
+	RowBatch	batch;			/* row_scan_next_batch's */
 } RowScanState;
 
 static Node *create_row_scan_state(CustomScan *cscan);
@@ -108,13 +111,15 @@ begin_row_scan(CustomScanState *node, EState *estate, int eflags)
 		pending_flush_for_read(node->ss.ss_currentRelation);
 }
 
-static TupleTableSlot *
-next_row(ScanState *ss)
+/*
+ * The reader, created on the first row: a pruning value may be an
+ * initplan's parameter.
+ */
+static RowReader *
+reader_of(RowScanState *state)
 {
-	RowScanState *state = (RowScanState *) ss;
-	bool		forward = !ScanDirectionIsBackward(ss->ps.state->es_direction);
+	ScanState  *ss = &state->css.ss;
 
-	/* created here: a pruning value may be an initplan's parameter */
 	if (state->reader == NULL)
 	{
 		CustomScan *cscan = (CustomScan *) ss->ps.plan;
@@ -131,8 +136,56 @@ next_row(ScanState *ss)
 			row_reader_set_filter(state->reader,
 								  (ZoneFilterFn) prune_zone_excluded, prune);
 	}
-	row_reader_next_slot(state->reader, forward, ss->ss_ScanTupleSlot);
+	return state->reader;
+}
+
+static TupleTableSlot *
+next_row(ScanState *ss)
+{
+	bool		forward = !ScanDirectionIsBackward(ss->ps.state->es_direction);
+
+	row_reader_next_slot(reader_of((RowScanState *) ss), forward,
+						 ss->ss_ScanTupleSlot);
 	return ss->ss_ScanTupleSlot;
+}
+
+bool
+row_scan_plan_counts_rows(Plan *plan)
+{
+	return plan != NULL && IsA(plan, CustomScan) &&
+		((CustomScan *) plan)->methods == &row_scan_methods &&
+		boolVal(linitial(((CustomScan *) plan)->custom_private)) &&
+		plan->qual == NIL;
+}
+
+RowBatch *
+row_scan_next_batch(CustomScanState *node)
+{
+	RowScanState *state = (RowScanState *) node;
+	Instrumentation *instr = node->ss.ps.instrument;
+	RowReader  *r = reader_of(state);
+	RowBatch   *b = &state->batch;
+
+	Assert(r->no_columns);
+	if (instr != NULL)
+		InstrStartNode(instr);
+	CHECK_FOR_INTERRUPTS();
+	if (!row_reader_next_batch(r, true))
+		b = NULL;
+	else
+	{
+		b->natts = RelationGetDescr(node->ss.ss_currentRelation)->natts;
+		if (b->cols == NULL)
+			b->cols = MemoryContextAllocZero(r->cxt,
+											 sizeof(ColumnBatch) * Max(b->natts, 1));
+		b->nrows = r->nrows;
+		b->rownums = r->rownums;
+		b->sel = NULL;
+		b->nsel = r->nrows;
+	}
+	if (instr != NULL)
+		InstrStopNode(instr, b != NULL ? (double) b->nsel : 0.0);
+	return b;
 }
 
 static bool
@@ -151,6 +204,7 @@ exec_row_scan(CustomScanState *node)
 static void
 retire_reader(RowScanState *state)
 {
+	state->batch.cols = NULL;	/* in the reader's context */
 	if (state->reader == NULL)
 		return;
 	state->batches_read += state->reader->batches_read;

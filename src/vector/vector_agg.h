@@ -4,7 +4,8 @@
  *	  Vectorized aggregation: the ColcompressVectorAgg node, which takes
  *	  the place of an Agg directly above a ColcompressScan and aggregates
  *	  the scan's batches with per-type kernels (agg_kernels.h), grouped by
- *	  a grouping policy (agg_grouping.h).
+ *	  a grouping policy (agg_grouping.h); as RowcompressVectorAgg, the
+ *	  count(*) of a RowcompressScan that reads no column.
  *
  *	  Plan shape: a CustomScan (scanrelid 0) whose custom_plans holds the
  *	  original Agg, scan below it; custom_scan_tlist is the Agg's target
@@ -22,7 +23,14 @@
 
 #define VECTOR_AGG_NAME "ColcompressVectorAgg"
 
+/*
+ * The same node over a RowcompressScan that only counts rows (count(*)
+ * with no filter: row_customscan.h), named for what it aggregates.
+ */
+#define ROW_VECTOR_AGG_NAME "RowcompressVectorAgg"
+
 extern const CustomScanMethods vector_agg_plan_methods;
+extern const CustomScanMethods row_vector_agg_plan_methods;
 
 /* Registers the node and installs the planner hook that places it. */
 extern void vector_agg_init(void);

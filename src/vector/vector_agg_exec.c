@@ -4,7 +4,9 @@
  *	  Execution of ColcompressVectorAgg: pulls the ColcompressScan's
  *	  batches (col_scan_next_batch), maps their rows to groups, adds each
  *	  aggregate's column into per-group states with its kernel, then
- *	  returns one row per group.
+ *	  returns one row per group.  As RowcompressVectorAgg it pulls a
+ *	  RowcompressScan's batches without columns (row_scan_next_batch) for
+ *	  count(*).
  *
  *	  The original Agg is initialized too, with the scan below it: when a
  *	  kernel meets a value it cannot compute exactly, when the groups
@@ -51,6 +53,7 @@
 
 #include "guc.h"
 #include "scan/col_customscan.h"
+#include "scan/row_customscan.h"
 #include "vector/agg_grouping.h"
 #include "vector/agg_kernels.h"
 #include "vector/agg_partial.h"
@@ -84,6 +87,7 @@ typedef struct VecAggState
 	CustomScanState css;
 	PlanState  *agg;			/* the original Agg */
 	CustomScanState *scan;		/* the ColcompressScan below it */
+	bool		counts_rows;	/* or a RowcompressScan reading no column */
 	int			nkeys;
 	VecInput   *keys;			/* [nkeys] */
 	ColumnBatch **key_batches;	/* [nkeys], for the grouping */
@@ -122,6 +126,11 @@ static void explain_vector_agg(CustomScanState *node, List *ancestors,
 
 const CustomScanMethods vector_agg_plan_methods = {
 	.CustomName = VECTOR_AGG_NAME,
+	.CreateCustomScanState = create_vector_agg_state,
+};
+
+const CustomScanMethods row_vector_agg_plan_methods = {
+	.CustomName = ROW_VECTOR_AGG_NAME,
 	.CreateCustomScanState = create_vector_agg_state,
 };
 
@@ -217,6 +226,7 @@ begin_vector_agg(CustomScanState *node, EState *estate, int eflags)
 
 	state->agg = ExecInitNode(linitial(cscan->custom_plans), estate, eflags);
 	state->scan = (CustomScanState *) outerPlanState(state->agg);
+	state->counts_rows = cscan->methods == &row_vector_agg_plan_methods;
 	/* a GroupAggregate's input: the Sort of the scan */
 	if (IsA(state->scan, SortState))
 		state->scan = (CustomScanState *) outerPlanState(state->scan);
@@ -358,11 +368,15 @@ static bool
 partial_safe(VecAggState *state)
 {
 	TupleDesc	desc = RelationGetDescr(state->scan->ss.ss_currentRelation);
-	List	   *stripes = col_scan_stripes(state->scan);
+	List	   *stripes;
 	uint64		rows = 0;
 	ListCell   *lc;
 	int			i;
 
+	/* count(*) of a RowcompressScan: its one kernel takes any count */
+	if (state->counts_rows)
+		return true;
+	stripes = col_scan_stripes(state->scan);
 	foreach(lc, stripes)
 		rows += ((StripeMeta *) lfirst(lc))->row_count;
 	for (i = 0; i < state->ncolumns; i++)
@@ -513,7 +527,8 @@ aggregate(VecAggState *state)
 
 	for (;;)
 	{
-		RowBatch   *b = col_scan_next_batch(state->scan);
+		RowBatch   *b = state->counts_rows ?
+			row_scan_next_batch(state->scan) : col_scan_next_batch(state->scan);
 
 		if (b == NULL)
 		{
@@ -650,4 +665,5 @@ void
 vector_agg_exec_init(void)
 {
 	RegisterCustomScanMethods(&vector_agg_plan_methods);
+	RegisterCustomScanMethods(&row_vector_agg_plan_methods);
 }

@@ -3,7 +3,9 @@
  * vector_agg_plan.c
  *	  Places ColcompressVectorAgg nodes: after PostgreSQL has planned a
  *	  query (planner hook), every Agg that sits directly on a
- *	  ColcompressScan and that the kernels can compute is wrapped.
+ *	  ColcompressScan and that the kernels can compute is wrapped; so is a
+ *	  plain count(*) directly on a RowcompressScan that reads no column
+ *	  (RowcompressVectorAgg).
  *
  *	  Done on the finished plan rather than as a competing path: the
  *	  aggregation PostgreSQL chose (plain or hashed, serial) is kept as it
@@ -40,6 +42,7 @@
 
 #include "guc.h"
 #include "scan/col_customscan.h"
+#include "scan/row_customscan.h"
 #include "vector/agg_grouping.h"
 #include "vector/agg_kernels.h"
 #include "vector/vector_agg.h"
@@ -54,6 +57,7 @@ typedef struct AggInput
 {
 	Plan	   *input;			/* the Agg's lefttree */
 	CustomScan *scan;
+	bool		counts_rows;	/* a RowcompressScan that reads no column */
 } AggInput;
 
 /*
@@ -156,6 +160,9 @@ aggref_over_scan(Aggref *aggref, AggSplit split, AggInput *in)
 
 	if (agg_kernel_for(aggref, split) == NULL)
 		return NULL;
+	/* rows without columns: count(*), nothing else */
+	if (in->counts_rows && (!aggref->aggstar || aggref->aggfilter != NULL))
+		return NULL;
 	if (aggref->aggstar ? aggref->args != NIL : list_length(aggref->args) != 1)
 		return NULL;
 	mapped = (Aggref *) to_scan((Node *) aggref, in);
@@ -180,10 +187,17 @@ agg_input(Agg *agg, AggInput *in)
 	int			i;
 
 	in->input = input;
+	in->counts_rows = false;
 	if (col_scan_plan_is(input))
 	{
 		in->scan = (CustomScan *) input;
 		return agg->aggstrategy != AGG_SORTED;
+	}
+	if (row_scan_plan_counts_rows(input))
+	{
+		in->scan = (CustomScan *) input;
+		in->counts_rows = true;
+		return agg->aggstrategy == AGG_PLAIN;
 	}
 	/*
 	 * A Sort for a GroupAggregate, or for a plain one's DISTINCT or ORDER BY
@@ -302,7 +316,8 @@ try_vector_agg(Agg *agg)
 	cscan->custom_exprs = keys;
 	cscan->custom_scan_tlist = scan_tlist;
 	cscan->custom_private = private;
-	cscan->methods = &vector_agg_plan_methods;
+	cscan->methods = in.counts_rows ? &row_vector_agg_plan_methods :
+		&vector_agg_plan_methods;
 	return (Plan *) cscan;
 }
 

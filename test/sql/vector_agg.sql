@@ -42,7 +42,7 @@ DECLARE
 	handed text;
 BEGIN
 	FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
-		IF line LIKE '%ColcompressVectorAgg%' THEN
+		IF line ~ '(Colcompress|Rowcompress)VectorAgg' THEN
 			vectorized := true;
 		ELSIF line LIKE '%Mode: partial%' THEN
 			partial := ' (partial)';
@@ -326,6 +326,47 @@ RESET enable_partitionwise_aggregate;
 SELECT compare_paths('SELECT g, count(*), sum(v) FROM va_part WHERE k > 100 GROUP BY g',
 					 'storage_engine.enable_vectorized_aggregation', 'va_part', 'va_part_heap');
 DROP TABLE va_part, va_part_heap;
+
+-- count(*) of a rowcompress table whose scan reads no column and has no
+-- filter: whole batches are counted (RowcompressVectorAgg), serially and
+-- as the partial half of a parallel count; anything else stays
+-- PostgreSQL's Aggregate
+CREATE TABLE va_row (k int, t text) USING rowcompress WITH (batch_size = 1000);
+INSERT INTO va_row SELECT g, 't' || g FROM generate_series(1, 20000) g;
+DELETE FROM va_row WHERE k % 10 = 0;
+CREATE TABLE va_row_heap AS SELECT * FROM va_row;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM va_row;
+CREATE FUNCTION check_row(q text) RETURNS text LANGUAGE sql AS $$
+	SELECT compare_paths(q, 'storage_engine.enable_vectorized_aggregation', 'va_row', 'va_row_heap')
+$$;
+SELECT q, check_row(q) AS result, agg_path(q) AS path FROM unnest(ARRAY[
+	'SELECT count(*) FROM va_row',
+	'SELECT count(*), count(*) FROM va_row',
+	'SELECT count(*) FROM va_row WHERE k > 15000',
+	'SELECT count(k) FROM va_row',
+	'SELECT count(*) FILTER (WHERE random() >= 0) FROM va_row',
+	'SELECT count(*) FROM va_row HAVING count(*) > 0'
+]) AS q;
+BEGIN;
+INSERT INTO va_row SELECT g, 'own' FROM generate_series(1, 500) g;
+INSERT INTO va_row_heap SELECT g, 'own' FROM generate_series(1, 500) g;
+DELETE FROM va_row WHERE k % 10 = 1;
+DELETE FROM va_row_heap WHERE k % 10 = 1;
+SELECT check_row('SELECT count(*) FROM va_row');
+ROLLBACK;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM va_row;
+SELECT check_row('SELECT count(*) FROM va_row');
+SELECT agg_path('SELECT count(*) FROM va_row');
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SET max_parallel_workers_per_gather = 0;
+DROP TABLE va_row, va_row_heap;
+DROP FUNCTION check_row(text);
 
 -- the seed's aggregation shapes
 SELECT check_agg('SELECT sum(num), avg(num), sum(f8), avg(f8) FROM va_col');
