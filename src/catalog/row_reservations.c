@@ -145,7 +145,8 @@ pending_row_record(uint64 storage_id, uint64 rownum, TupleTableSlot *slot)
 		values[a] = slot->tts_values[a];
 		if (!slot->tts_isnull[a] && TupleDescAttr(desc, a)->attlen == -1 &&
 			VARATT_IS_EXTENDED(DatumGetPointer(values[a])))
-			values[a] = PointerGetDatum(detoast_attr((struct varlena *) DatumGetPointer(values[a])));
+			values[a] = PointerGetDatum(detoast_attr((struct varlena *)
+													 DatumGetPointer(values[a])));
 	}
 	image = heap_form_tuple(desc, values, slot->tts_isnull);
 	if (image->t_len > PENDING_ROW_MAX_IMAGE)
@@ -200,13 +201,16 @@ pending_row_fetch(uint64 storage_id, uint64 rownum, TupleTableSlot *slot)
 	if (HeapTupleIsValid(tuple))
 	{
 		bool		isnull;
-		bytea	   *bytes = DatumGetByteaPP(heap_getattr(tuple, 3,
-														 RelationGetDescr(rel),
-														 &isnull));
-		uint32		len = VARSIZE_ANY_EXHDR(bytes);
+		Datum		datum = heap_getattr(tuple, 3, RelationGetDescr(rel), &isnull);
+		bytea	   *bytes;
+		uint32		len;
 		HeapTuple	image;
 
-		if (isnull || len < SizeofHeapTupleHeader)
+		if (isnull)
+			meta_corrupted("pending_row", storage_id, "a row image is NULL");
+		bytes = DatumGetByteaPP(datum);
+		len = VARSIZE_ANY_EXHDR(bytes);
+		if (len < SizeofHeapTupleHeader)
 			meta_corrupted("pending_row", storage_id, "a row image is too short");
 		/* a tuple of its own, aligned, that the slot frees once it copied it */
 		image = palloc(HEAPTUPLESIZE + len);
@@ -272,7 +276,7 @@ xact_callback(XactEvent event, void *arg)
 			table_close(rel, NoLock);
 		}
 	}
-	/* after commit or abort the context is gone; at pre-commit, the lists' work is done */
+	/* done at pre-commit; after commit or abort, the context is gone */
 	recorded = NIL;
 	imaged_storages = NIL;
 }

@@ -432,6 +432,25 @@ fetch_in_progress(Relation rel, RowFetch *f, uint64 rownum,
 }
 
 /*
+ * Stores the image of row rownum, which this transaction still buffers, in
+ * slot, if rel keeps images; false otherwise.
+ */
+static bool
+own_image(Relation rel, uint64 rownum, TupleTableSlot *slot)
+{
+	RowFetch   *f;
+
+	if (!keeps_images(rel) || !pending_holds_row(rel, rownum))
+		return false;
+	f = row_fetch_for(rel);
+	if (f->storage_id == 0 || !pending_row_fetch(f->storage_id, rownum, slot))
+		return false;
+	row_number_to_tid(rownum, &slot->tts_tid);
+	slot->tts_tableOid = RelationGetRelid(rel);
+	return true;
+}
+
+/*
  * Stores row rownum in slot when snapshot sees it (its stream, and no
  * delete); with check_marks false, only whether its stream holds it.  A
  * scan passes its cursor; without one, the row is copied into the slot,
@@ -446,22 +465,18 @@ fetch_row(Relation rel, uint64 rownum, Snapshot snapshot,
 	bool		found;
 	MemoryContext old;
 
-	f = row_fetch_for(rel);
-	if (snapshot->snapshot_type == SNAPSHOT_DIRTY && keeps_images(rel) &&
-		f->storage_id != 0 && pending_holds_row(rel, rownum) &&
-		pending_row_fetch(f->storage_id, rownum, slot))
+	/* a check meeting a row we buffer reads its image: the buffer stays */
+	if (snapshot->snapshot_type == SNAPSHOT_DIRTY &&
+		own_image(rel, rownum, slot))
 	{
-		/* a check meeting a row we buffer: its image, the buffer stays */
 		snapshot->xmin = snapshot->xmax = InvalidTransactionId;
 		snapshot->speculativeToken = 0;
-		row_number_to_tid(rownum, &slot->tts_tid);
-		slot->tts_tableOid = RelationGetRelid(rel);
-		return !check_marks || row_mark_visible(f->storage_id, rownum, snapshot);
+		return !check_marks ||
+			row_mark_visible(row_fetch_for(rel)->storage_id, rownum, snapshot);
 	}
 	/* our own buffered row must be written to be found */
 	pending_flush_row(rel, rownum);
-	if (f->storage_id == 0)
-		f->storage_id = storage_id_of(rel);
+	f = row_fetch_for(rel);
 	if (f->storage_id == 0)
 		return false;
 	fr = fetcher_for(f, rel, snapshot);
@@ -685,12 +700,10 @@ keeps_images(Relation rel)
 static void
 leave_image(Relation rel, TupleTableSlot *slot)
 {
-	RowFetch   *f = row_fetch_for(rel);
 	uint64		rownum = tid_to_row_number(&slot->tts_tid);
+	uint64		storage_id = row_fetch_for(rel)->storage_id;
 
-	if (f->storage_id == 0)
-		f->storage_id = storage_id_of(rel);
-	if (!pending_row_record(f->storage_id, rownum, slot))
+	if (storage_id == 0 || !pending_row_record(storage_id, rownum, slot))
 		pending_flush_row(rel, rownum);
 }
 
