@@ -727,6 +727,7 @@ storage_multi_insert(Relation rel, TupleTableSlot **slots, int nslots,
 {
 	const StorageAm *am = storage_am_for(rel);
 	void	   *writer;
+	bool		images = keeps_images(rel);
 	int			i;
 
 	storage_am_refuse_if_published(am, rel);
@@ -735,7 +736,7 @@ storage_multi_insert(Relation rel, TupleTableSlot **slots, int nslots,
 	for (i = 0; i < nslots; i++)
 	{
 		am->insert(writer, rel, slots[i], cid);
-		if (keeps_images(rel))
+		if (images)
 			leave_image(rel, slots[i]);
 	}
 }

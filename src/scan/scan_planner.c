@@ -186,6 +186,17 @@ has_prunable_clause(RelOptInfo *rel, Oid relid)
 	return found;
 }
 
+/* Workers a parallel scan of rel by one of our custom scans gets; 0: none. */
+static int
+parallel_scan_workers(RelOptInfo *rel)
+{
+	if (!rel->consider_parallel || !storage_engine_enable_parallel_execution ||
+		rel->lateral_relids != NULL)
+		return 0;
+	return compute_parallel_worker(rel, rel->pages, -1,
+								   max_parallel_workers_per_gather);
+}
+
 /*
  * A RowcompressScan: for a query that reads no column of the table it
  * counts rows from the batches' metadata and reads no data; for a filter
@@ -226,6 +237,7 @@ static void
 add_row_scan_path(PlannerInfo *root, RelOptInfo *rel, Oid relid, int natts)
 {
 	bool		no_columns;
+	int			workers;
 
 	no_columns = used_columns(list_concat(list_copy(rel->reltarget->exprs),
 										  extract_actual_clauses(rel->baserestrictinfo, false)),
@@ -234,16 +246,10 @@ add_row_scan_path(PlannerInfo *root, RelOptInfo *rel, Oid relid, int natts)
 		return;
 
 	add_path(rel, &make_row_scan_path(root, rel, natts, no_columns, 0)->path);
-	if (rel->consider_parallel && storage_engine_enable_parallel_execution &&
-		rel->lateral_relids == NULL)
-	{
-		int			workers = compute_parallel_worker(rel, rel->pages, -1,
-													  max_parallel_workers_per_gather);
-
-		if (workers > 0)
-			add_partial_path(rel, &make_row_scan_path(root, rel, natts,
-													  no_columns, workers)->path);
-	}
+	workers = parallel_scan_workers(rel);
+	if (workers > 0)
+		add_partial_path(rel, &make_row_scan_path(root, rel, natts, no_columns,
+												  workers)->path);
 }
 
 static bool
@@ -440,6 +446,7 @@ col_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	int			natts;
 	List	   *used;
 	int			nused;
+	int			workers;
 
 	if (prev_set_rel_pathlist)
 		prev_set_rel_pathlist(root, rel, rti, rte);
@@ -493,15 +500,9 @@ col_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 
 	add_path(rel, (Path *) make_col_path(root, rel, natts, nused, 0));
 
-	if (rel->consider_parallel && storage_engine_enable_parallel_execution &&
-		rel->lateral_relids == NULL)
-	{
-		int			workers = compute_parallel_worker(rel, rel->pages, -1,
-													  max_parallel_workers_per_gather);
-
-		if (workers > 0)
-			add_partial_path(rel, (Path *) make_col_path(root, rel, natts, nused, workers));
-	}
+	workers = parallel_scan_workers(rel);
+	if (workers > 0)
+		add_partial_path(rel, (Path *) make_col_path(root, rel, natts, nused, workers));
 }
 
 /* The clauses of actual (a list of clauses) that zone maps can test. */
