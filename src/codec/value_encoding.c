@@ -385,20 +385,48 @@ value_decode(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 	return NULL;
 }
 
+/* Rows with a value (a set bit in bitmap) among rows [from, to). */
+static uint32
+present_between(const uint8 *bitmap, uint32 from, uint32 to)
+{
+	uint32		n = 0;
+
+	while (from < to && from % 8 != 0)
+	{
+		n += (bitmap[from / 8] >> (from % 8)) & 1;
+		from++;
+	}
+	if (to - from >= 8)
+	{
+		n += (uint32) pg_popcount((const char *) bitmap + from / 8,
+								  (to - from) / 8);
+		from += (to - from) / 8 * 8;
+	}
+	while (from < to)
+	{
+		n += (bitmap[from / 8] >> (from % 8)) & 1;
+		from++;
+	}
+	return n;
+}
+
 const char *
 value_decode_row(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
-				 uint32 expected_count, uint32 row, Datum *value,
-				 bool *isnull)
+				 uint32 expected_count, uint32 row, ValueWalk *walk,
+				 Datum *value, bool *isnull)
 {
 	uint32		null_count;
 	const uint8 *bitmap;
+	Size		values_start;
 	Size		off;
-	uint32		present = 0;	/* values stored before row */
+	uint32		from = 0;		/* first row not walked past */
+	uint32		walked = 0;		/* values stored before from */
+	uint32		present;		/* values stored before row */
 	uint32		i;
 	const char *problem;
 
 	problem = decode_header(raw, rawlen, expected_count, &null_count, &bitmap,
-							&off);
+							&values_start);
 	if (problem != NULL)
 		return problem;
 	if (row >= expected_count)
@@ -407,16 +435,16 @@ value_decode_row(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 	*value = (Datum) 0;
 	if (*isnull)
 		return NULL;
-	/* values stored before row: one per non-NULL row before it */
-	if (bitmap == NULL)
-		present = row;
-	else
+	off = values_start;
+	if (walk != NULL && walk->next_row > 0 && walk->next_row <= row)
 	{
-		present = (uint32) pg_popcount((const char *) bitmap, row / 8);
-		for (i = row - row % 8; i < row; i++)
-			if ((bitmap[i / 8] & (1 << (i % 8))) != 0)
-				present++;
+		from = walk->next_row;
+		walked = walk->present;
+		off = walk->off;
 	}
+	/* values stored before row: one per non-NULL row before it */
+	present = walked + (bitmap == NULL ? row - from :
+						present_between(bitmap, from, row));
 	if (present >= expected_count - null_count)
 		return "null bitmap disagrees with the null count";
 
@@ -426,7 +454,7 @@ value_decode_row(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 
 		if (len != 1 && len != 2 && len != 4 && len != 8)
 			return "pass-by-value type with an unsupported length";
-		off += (Size) present * len;
+		off = values_start + (Size) present * len;
 		if (off > rawlen || len > rawlen - off)
 			return "value runs past the end of the chunk";
 		switch (len)
@@ -463,12 +491,12 @@ value_decode_row(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 	}
 
 	/*
-	 * By reference: walk past the values stored before row.  Short varlenas
-	 * (most text values) are stepped over in a tight loop; anything else
-	 * goes through the full checks.
+	 * By reference: walk past the values stored between the start (or where
+	 * the last call stopped) and row.  Short varlenas (most text values) are
+	 * stepped over in a tight loop; anything else goes through the full
+	 * checks.
 	 */
-	i = 0;
-	while (i < present)
+	for (i = walked; i < present; i++)
 	{
 		if (type->typlen == -1 && off < rawlen && raw[off] != 0 &&
 			VARATT_IS_1B(raw + off) && !VARATT_IS_1B_E(raw + off))
@@ -485,7 +513,13 @@ value_decode_row(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 			if (problem != NULL)
 				return problem;
 		}
-		i++;
 	}
-	return decode_by_reference(raw, rawlen, type, &off, value);
+	problem = decode_by_reference(raw, rawlen, type, &off, value);
+	if (problem == NULL && walk != NULL)
+	{
+		walk->next_row = row + 1;
+		walk->present = present + 1;
+		walk->off = off;
+	}
+	return problem;
 }

@@ -60,13 +60,30 @@ extern const char *value_decode(const char *raw, uint32 rawlen,
 								Datum *values, bool *isnull);
 
 /*
+ * Where value_decode_row stopped in one chunk: the rows it has walked past,
+ * so that a later row of the same chunk is reached from there instead of
+ * from the chunk's first value.  Lookups of scattered rows come in row
+ * order (a bitmap's TID order), often several to a chunk.  Zeroed: nothing
+ * walked yet.  Valid only for the chunk that filled it.
+ */
+typedef struct ValueWalk
+{
+	uint32		next_row;		/* rows before it are walked past */
+	uint32		present;		/* values stored in those rows */
+	Size		off;			/* just after those values */
+} ValueWalk;
+
+/*
  * Decodes row (0-based) of such a chunk into *value / *isnull, reading only
  * the header, the NULL bitmap and what precedes the row's value (all of it
- * bounds-checked; the rest of the chunk is not looked at).
+ * bounds-checked; the rest of the chunk is not looked at).  With walk (NULL
+ * for none), starts where the previous call on this chunk stopped when row
+ * lies at or after it, and records where this one stops.
  */
 extern const char *value_decode_row(const char *raw, uint32 rawlen,
 									const ValueTypeInfo *type,
 									uint32 expected_count, uint32 row,
+									ValueWalk *walk,
 									Datum *value, bool *isnull);
 
 /* Offset of the values in a chunk of count rows with null_count NULLs. */

@@ -287,12 +287,12 @@ col_chunk_decode_values(const ColChunkRef *ref, const char *raw,
 
 void
 col_chunk_decode_value(const ColChunkRef *ref, const char *raw,
-					   uint32 rawlen, uint32 nrows, uint32 row, Datum *value,
-					   bool *isnull)
+					   uint32 rawlen, uint32 nrows, uint32 row,
+					   ValueWalk *walk, Datum *value, bool *isnull)
 {
 	ValueTypeInfo type = value_type(ref);
 	const char *problem = value_decode_row(raw, rawlen, &type, nrows, row,
-										   value, isnull);
+										   walk, value, isnull);
 
 	if (problem != NULL)
 		col_chunk_corrupted(ref, problem);

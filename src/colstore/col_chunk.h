@@ -15,6 +15,7 @@
 
 #include "catalog/stripe_meta.h"
 #include "codec/frames.h"
+#include "codec/value_encoding.h"
 
 /*
  * A buffer reused from chunk to chunk or frame to frame, allocated in cxt:
@@ -72,9 +73,13 @@ extern void col_chunk_decode_values(const ColChunkRef *ref, const char *raw,
 									uint32 rawlen, uint32 nrows,
 									Datum *values, bool *isnull);
 
-/* Decodes only the value of row (within the frame) of a value layout. */
+/*
+ * Decodes only the value of row (within the frame) of a value layout, going
+ * on from where walk (value_decode_row) stopped in the same layout.
+ */
 extern void col_chunk_decode_value(const ColChunkRef *ref, const char *raw,
 								   uint32 rawlen, uint32 nrows, uint32 row,
-								   Datum *value, bool *isnull);
+								   ValueWalk *walk, Datum *value,
+								   bool *isnull);
 
 #endif							/* STORAGE_ENGINE_COL_CHUNK_H */

@@ -14,17 +14,19 @@
  *	  directory and the one frame holding the row (col_chunk.c), and
  *	  decodes only the row's value: an index lookup decompresses a few kB
  *	  per column, not a chunk group's ten thousand values.  Each column
- *	  keeps its last frame, decoded whole once a second row of it is asked
- *	  for, so rows near each other cost no further decompression.  A scan that knows the columns
- *	  its plan reads (scan/fetch_columns.c) has the cursor leave the others
- *	  NULL, undecoded.  The values stored in a slot
- *	  point into those frames: they stay valid until the cursor's next
- *	  fetch, which is why every scan has a cursor of its own.
+ *	  keeps its last frame, so rows near each other cost no further
+ *	  decompression, and where decoding stopped in it, so rows asked in
+ *	  order cost one walk through the frame's values.  A scan that knows
+ *	  the columns its plan reads (scan/bitmap_columns.c) has the
+ *	  cursor leave the others NULL, undecoded.  The values stored in a
+ *	  slot point into those frames: they stay valid until the cursor's
+ *	  next fetch, which is why every scan has a cursor of its own.
  *
- *	  Memory: the ColFetch's context holds the stripe list; a cursor's group_cxt the current group's chunk
- *	  metadata and frame directories (reset when the group changes), and
- *	  the cursor's context a buffer per column for its frame, reused from
- *	  frame to frame (no allocation per fetched row).
+ *	  Memory: the ColFetch's context holds the stripe list; a cursor's
+ *	  group_cxt the current group's chunk metadata and frame directories
+ *	  (reset when the group changes), and the cursor's context a buffer per
+ *	  column for its frame, reused from frame to frame (no allocation per
+ *	  fetched row).
  *
  *-------------------------------------------------------------------------
  */
@@ -53,9 +55,8 @@ struct ColFetch
 
 /*
  * A column's current frame in the cursor's current chunk group: its value
- * layout, and once a second row of it is asked for, all its values decoded
- * (one row decodes alone: a lookup of a single row walks to it and no
- * further).
+ * layout, where decoding its rows one by one stopped, and once a row before
+ * that is asked for, all its values decoded.
  */
 typedef struct ColumnFrame
 {
@@ -66,6 +67,7 @@ typedef struct ColumnFrame
 	uint32		nrows;
 	ColBuffer	raw;			/* its value layout */
 	uint32		rawlen;
+	ValueWalk	walk;			/* where decoding its rows one by one stopped */
 	bool		decoded;		/* values/isnull hold its rows */
 	Datum	   *values;			/* [nrows], in values_buffer */
 	bool	   *isnull;			/* [nrows], in isnull_buffer */
@@ -232,11 +234,40 @@ decode_frame_values(ColumnFrame *col, const ColChunkRef *ref)
 	col->decoded = true;
 }
 
+/* Makes the frame of col holding row (of the current group) its frame. */
+static void
+load_frame(ColFetchCursor *c, ColumnFrame *col, const ColChunkRef *ref,
+		   uint32 row)
+{
+	uint32		frame;
+
+	if (!col->have_frames)
+	{
+		MemoryContext old = MemoryContextSwitchTo(c->group_cxt);
+
+		col_chunk_frames(ref, &col->frames);
+		MemoryContextSwitchTo(old);
+		col->have_frames = true;
+	}
+	frame = frames_find(col->frames.entries, col->frames.nframes, row);
+	col->frame = UINT32_MAX;
+	col->first_row = col->frames.entries[frame].first_row;
+	col->nrows = frames_rows(col->frames.entries, col->frames.nframes, frame,
+							 ref->rows);
+	col->rawlen = col_chunk_read_frame(ref, &col->frames, frame, &c->stored,
+									   &col->raw);
+	col->decoded = false;
+	memset(&col->walk, 0, sizeof(ValueWalk));
+	col->frame = frame;
+}
+
 /*
- * Value of column a (of attr's type) at row row of the current group.  The
- * first row asked of a frame is decoded alone (a lookup reads one row of
- * it), unless the previous frame was the one before: then the rows come in
- * order (a bitmap heap scan) and the frame is decoded whole at once.
+ * Value of column a (of attr's type) at row row of the current group.  Rows
+ * asked in order (a bitmap's TID order: an index lookup of scattered keys,
+ * or a bitmap heap scan over many rows) are decoded one at a time, each
+ * going on from where the last one stopped in the frame, so a frame costs
+ * at most one walk through its values.  A row before the last one asked (an
+ * index scan returns rows in key order) has the frame decoded whole, once.
  */
 static void
 column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
@@ -244,8 +275,6 @@ column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 {
 	ColumnFrame *col = &c->cols[a];
 	ColChunkRef ref;
-	uint32		frame;
-	bool		sequential;
 
 	ref.rel = c->fetch->rel;
 	ref.stripe = c->fetch->stripes[c->stripe_index];
@@ -255,45 +284,20 @@ column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 	ref.rows = group_rows;
 	ref.strategy = NULL;
 
-	if (col->frame != UINT32_MAX && col->have_frames &&
-		row >= col->first_row && row - col->first_row < col->nrows)
-	{
-		/* a second row of this frame: decode them all */
-		if (!col->decoded)
-			decode_frame_values(col, &ref);
-		*value = col->values[row - col->first_row];
-		*isnull = col->isnull[row - col->first_row];
-		return;
-	}
-
-	if (!col->have_frames)
-	{
-		MemoryContext old = MemoryContextSwitchTo(c->group_cxt);
-
-		col_chunk_frames(&ref, &col->frames);
-		MemoryContextSwitchTo(old);
-		col->have_frames = true;
-	}
-	frame = frames_find(col->frames.entries, col->frames.nframes, row);
-	/* the frame after the last one: a bitmap scan's pass over many rows */
-	sequential = col->frame != UINT32_MAX && frame == col->frame + 1;
-	col->frame = UINT32_MAX;
-	col->first_row = col->frames.entries[frame].first_row;
-	col->nrows = frames_rows(col->frames.entries, col->frames.nframes, frame,
-							 group_rows);
-	col->rawlen = col_chunk_read_frame(&ref, &col->frames, frame, &c->stored,
-									   &col->raw);
-	col->decoded = false;
-	col->frame = frame;
-	if (sequential)
-	{
+	if (col->frame == UINT32_MAX || !col->have_frames ||
+		row < col->first_row || row - col->first_row >= col->nrows)
+		load_frame(c, col, &ref, row);
+	row -= col->first_row;
+	if (!col->decoded && row < col->walk.next_row)
 		decode_frame_values(col, &ref);
-		*value = col->values[row - col->first_row];
-		*isnull = col->isnull[row - col->first_row];
+	if (col->decoded)
+	{
+		*value = col->values[row];
+		*isnull = col->isnull[row];
 	}
 	else
 		col_chunk_decode_value(&ref, col->raw.data, col->rawlen, col->nrows,
-							   row - col->first_row, value, isnull);
+							   row, &col->walk, value, isnull);
 }
 
 bool

@@ -316,7 +316,7 @@ extern Bitmapset *storage_column_set(List *attnums);
 /*
  * Has a bitmap scan of a colcompress table decode only columns (attribute
  * numbers), and recheck_columns too for rows the executor rechecks; the
- * others are NULL in the slot (scan/fetch_columns.c).
+ * others are NULL in the slot (scan/bitmap_columns.c).
  */
 extern void storage_scan_bitmap_columns(TableScanDesc scan,
 										const Bitmapset *columns,

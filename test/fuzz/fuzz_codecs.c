@@ -1668,6 +1668,8 @@ chunk_guarded_decode(GuardedBuffer *graw, const ValueTypeInfo *t,
 											  rng_below(rng, 2));
 	bool	   *isnull = (bool *) fuzz_place(&gb_dst2, expected, rng_below(rng, 2));
 	const char *err;
+	ValueWalk	walk = {0};
+	uint32		row = 0;
 
 	FUZZ_CHECK((uintptr_t) raw % MAXIMUM_ALIGNOF == 0, "chunk placement is not MAXALIGNed");
 	if (expected > 0)
@@ -1679,16 +1681,30 @@ chunk_guarded_decode(GuardedBuffer *graw, const ValueTypeInfo *t,
 					   values, isnull);
 	fuzz_check_canaries(graw, "chunk");
 
-	/* one row alone (a fetch by TID): in bounds, and as the whole decode */
-	for (int k = 0; k < 3 && expected > 0; k++)
+	/*
+	 * One row alone (a fetch by TID): in bounds, and as the whole decode.
+	 * The same rows through one walk (a cursor's rows, mostly in order): as
+	 * each alone.
+	 */
+	for (int k = 0; k < 4 && expected > 0; k++)
 	{
-		uint32		row = rng_below(rng, expected);
-		Datum		v;
-		bool		n;
-		const char *rerr = value_decode_row((const char *) raw, (uint32) srclen,
-											t, expected, row, &v, &n);
+		Datum		v,
+					wv;
+		bool		n,
+					wn;
+		const char *rerr;
+		const char *werr;
 
+		row = k > 0 && rng_below(rng, 4) != 0 ?
+			row + rng_below(rng, expected - row) : rng_below(rng, expected);
+		rerr = value_decode_row((const char *) raw, (uint32) srclen, t,
+								expected, row, NULL, &v, &n);
+		werr = value_decode_row((const char *) raw, (uint32) srclen, t,
+								expected, row, &walk, &wv, &wn);
 		fuzz_check_canaries(graw, "chunk");
+		FUZZ_CHECK((rerr == NULL) == (werr == NULL) &&
+				   (rerr != NULL || (wn == n && (n || wv == v))),
+				   "value_decode_row from a walk disagrees with it alone on row %u", row);
 		if (err == NULL)
 		{
 			FUZZ_CHECK(rerr == NULL, "value_decode accepted the chunk, value_decode_row refused row %u: %s",
