@@ -85,4 +85,7 @@ typedef bool (*ZoneStatsFn) (void *zone, AttrNumber attno, ZoneStats *stats);
 /* A filter deciding from a zone's stats that no row in it can match. */
 typedef bool (*ZoneFilterFn) (void *arg, ZoneStatsFn stats, void *zone);
 
+/* Any other question a zone's stats answer (true: yes). */
+typedef bool (*ZoneTestFn) (void *arg, ZoneStatsFn stats, void *zone);
+
 #endif							/* STORAGE_ENGINE_ZONE_MAP_H */

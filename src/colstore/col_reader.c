@@ -143,6 +143,20 @@ stripe_stats(void *zone, AttrNumber attno, ZoneStats *stats)
 	return true;
 }
 
+bool
+col_reader_zones_all(ColReader *r, ZoneTestFn test, void *arg)
+{
+	ListCell   *lc;
+
+	foreach(lc, r->stripes)
+	{
+		r->zone_stripe = lfirst(lc);
+		if (!test(arg, stripe_stats, r))
+			return false;
+	}
+	return true;
+}
+
 static bool
 group_stats(void *zone, AttrNumber attno, ZoneStats *stats)
 {

@@ -139,4 +139,8 @@ extern void col_reader_reset(ColReader *reader, bool forward);
 
 extern uint64 col_reader_total_rows(ColReader *reader);
 
+/* Does test hold for every stripe the reader lists? */
+extern bool col_reader_zones_all(ColReader *reader, ZoneTestFn test,
+								 void *arg);
+
 #endif							/* STORAGE_ENGINE_COL_READER_H */

@@ -126,6 +126,20 @@ batch_stats(void *zone, AttrNumber attno, ZoneStats *stats)
 	return true;
 }
 
+bool
+row_reader_zones_all(RowReader *r, ZoneTestFn test, void *arg)
+{
+	ListCell   *lc;
+
+	foreach(lc, r->batches)
+	{
+		r->zone_batch = lfirst(lc);
+		if (!test(arg, batch_stats, r))
+			return false;
+	}
+	return true;
+}
+
 RowReader *
 row_reader_cursor(RowReader *shared)
 {

@@ -139,4 +139,8 @@ extern bool row_fetch(RowReader *reader, uint64 rownum, TupleTableSlot *slot,
 
 extern uint64 row_reader_total_rows(RowReader *reader);
 
+/* Does test hold for every batch the reader lists? */
+extern bool row_reader_zones_all(RowReader *reader, ZoneTestFn test,
+								 void *arg);
+
 #endif							/* STORAGE_ENGINE_ROW_READER_H */

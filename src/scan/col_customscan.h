@@ -12,6 +12,7 @@
 #include "nodes/execnodes.h"
 #include "nodes/plannodes.h"
 
+#include "catalog/zone_map.h"
 #include "vector/batch.h"
 
 extern void col_customscan_init(void);
@@ -28,7 +29,11 @@ extern RowBatch *col_scan_next_batch(CustomScanState *node);
 /* Row row of the batch col_scan_next_batch returned last, in the scan's slot. */
 extern TupleTableSlot *col_scan_batch_row(CustomScanState *node, uint32 row);
 
-/* The stripes (StripeMeta *) a ColcompressScan reads, before it starts. */
-extern List *col_scan_stripes(CustomScanState *node);
+/*
+ * Does test hold for every stripe a ColcompressScan reads?  Asked before
+ * the scan starts.
+ */
+extern bool col_scan_zones_all(CustomScanState *node, ZoneTestFn test,
+							   void *arg);
 
 #endif							/* STORAGE_ENGINE_COL_CUSTOMSCAN_H */

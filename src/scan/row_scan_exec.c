@@ -13,6 +13,12 @@
  *	  depend on pruning; rows of a scan that needs no column are all NULL,
  *	  with their TIDs.
  *
+ *	  Below a RowcompressVectorAgg the node hands over whole batches
+ *	  instead of rows (row_scan_next_batch): each row passing the filter is
+ *	  deformed once into the batch's arrays of the columns its target list
+ *	  names, pointing into the decompressed batch, which stays until the
+ *	  next one is read.
+ *
  *	  custom_exprs holds the prunable clauses, custom_private whether the
  *	  query needs no column.
  *
@@ -53,7 +59,10 @@ typedef struct RowScanState
 	/* counters of readers already ended (rescans) */
 	uint64		batches_read;
 	uint64		batches_pruned;
-	RowBatch	batch;			/* row_scan_next_batch's */
+	RowBatch	batch;			/* row_scan_next_batch's, in the reader's cxt */
+	uint32		capacity;		/* rows its arrays have room for */
+	Bitmapset  *batch_columns;	/* it loads (row_scan_batch_columns) */
+	AttrNumber	last_loaded;	/* its last loaded column (1-based); 0: none */
 } RowScanState;
 
 static Node *create_row_scan_state(CustomScan *cscan);
@@ -150,12 +159,123 @@ next_row(ScanState *ss)
 }
 
 bool
-row_scan_plan_counts_rows(Plan *plan)
+row_scan_plan_is(Plan *plan)
 {
 	return plan != NULL && IsA(plan, CustomScan) &&
-		((CustomScan *) plan)->methods == &row_scan_methods &&
+		((CustomScan *) plan)->methods == &row_scan_methods;
+}
+
+bool
+row_scan_plan_counts_rows(Plan *plan)
+{
+	return row_scan_plan_is(plan) &&
 		boolVal(linitial(((CustomScan *) plan)->custom_private)) &&
 		plan->qual == NIL;
+}
+
+void
+row_scan_batch_columns(CustomScanState *node, const Bitmapset *columns)
+{
+	RowScanState *state = (RowScanState *) node;
+	MemoryContext old = MemoryContextSwitchTo(GetMemoryChunkContext(state));
+
+	state->batch_columns = bms_copy(columns);
+	MemoryContextSwitchTo(old);
+}
+
+/* Sets up the batch's column arrays on the first batch of a reader. */
+static void
+init_batch(RowScanState *state, RowReader *r)
+{
+	RowBatch   *b = &state->batch;
+	int			a;
+
+	b->natts = RelationGetDescr(state->css.ss.ss_currentRelation)->natts;
+	b->cols = MemoryContextAllocZero(r->cxt, sizeof(ColumnBatch) * Max(b->natts, 1));
+	state->capacity = 0;
+	state->last_loaded = 0;
+	if (r->no_columns)
+		return;
+	for (a = 0; a < b->natts; a++)
+	{
+		if (!bms_is_member(a + 1, state->batch_columns))
+			continue;
+		b->cols[a].loaded = true;
+		state->last_loaded = a + 1;
+	}
+}
+
+/* Room in the batch's arrays for n rows. */
+static void
+reserve_rows(RowScanState *state, MemoryContext cxt, uint32 n)
+{
+	RowBatch   *b = &state->batch;
+	int			a;
+
+	if (n <= state->capacity)
+		return;
+	for (a = 0; a < b->natts; a++)
+	{
+		ColumnBatch *col = &b->cols[a];
+
+		if (!col->loaded)
+			continue;
+		if (col->values != NULL)
+		{
+			pfree(col->values);
+			pfree(col->isnull);
+		}
+		col->values = MemoryContextAllocHuge(cxt, sizeof(Datum) * n);
+		col->isnull = MemoryContextAllocHuge(cxt, sizeof(bool) * n);
+	}
+	if (b->sel != NULL)
+		pfree(b->sel);
+	b->sel = MemoryContextAllocHuge(cxt, sizeof(uint32) * n);
+	state->capacity = n;
+}
+
+/*
+ * The loaded batch's rows that pass the filter, selected, with their
+ * loaded columns deformed into the arrays.
+ */
+static void
+load_columns(RowScanState *state, RowReader *r)
+{
+	ScanState  *ss = &state->css.ss;
+	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
+	ExprState  *qual = ss->ps.qual;
+	ExprContext *econtext = ss->ps.ps_ExprContext;
+	RowBatch   *b = &state->batch;
+	uint32		i;
+	int			a;
+
+	reserve_rows(state, r->cxt, r->nrows);
+	b->nsel = 0;
+	for (i = 0; i < r->nrows; i++)
+	{
+		row_reader_store_row(r, i, slot);
+		if (qual != NULL)
+		{
+			ResetExprContext(econtext);
+			econtext->ecxt_scantuple = slot;
+			if (!ExecQual(qual, econtext))
+			{
+				InstrCountFiltered1(&ss->ps, 1);
+				continue;
+			}
+		}
+		b->sel[b->nsel++] = i;
+		if (state->last_loaded == 0)
+			continue;
+		slot_getsomeattrs(slot, state->last_loaded);
+		for (a = 0; a < state->last_loaded; a++)
+		{
+			if (!b->cols[a].loaded)
+				continue;
+			b->cols[a].values[i] = slot->tts_values[a];
+			b->cols[a].isnull[i] = slot->tts_isnull[a];
+		}
+	}
 }
 
 RowBatch *
@@ -166,26 +286,43 @@ row_scan_next_batch(CustomScanState *node)
 	RowReader  *r = reader_of(state);
 	RowBatch   *b = &state->batch;
 
-	Assert(r->no_columns);
 	if (instr != NULL)
 		InstrStartNode(instr);
 	CHECK_FOR_INTERRUPTS();
+	if (b->cols == NULL)
+		init_batch(state, r);
 	if (!row_reader_next_batch(r, true))
 		b = NULL;
 	else
 	{
-		b->natts = RelationGetDescr(node->ss.ss_currentRelation)->natts;
-		if (b->cols == NULL)
-			b->cols = MemoryContextAllocZero(r->cxt,
-											 sizeof(ColumnBatch) * Max(b->natts, 1));
 		b->nrows = r->nrows;
 		b->rownums = r->rownums;
-		b->sel = NULL;
-		b->nsel = r->nrows;
+		if (r->no_columns && node->ss.ps.qual == NULL)
+		{
+			b->sel = NULL;
+			b->nsel = r->nrows;
+		}
+		else
+			load_columns(state, r);
 	}
 	if (instr != NULL)
 		InstrStopNode(instr, b != NULL ? (double) b->nsel : 0.0);
 	return b;
+}
+
+TupleTableSlot *
+row_scan_batch_row(CustomScanState *node, uint32 row)
+{
+	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
+
+	row_reader_store_row(((RowScanState *) node)->reader, row, slot);
+	return slot;
+}
+
+bool
+row_scan_zones_all(CustomScanState *node, ZoneTestFn test, void *arg)
+{
+	return row_reader_zones_all(reader_of((RowScanState *) node), test, arg);
 }
 
 static bool
@@ -204,7 +341,9 @@ exec_row_scan(CustomScanState *node)
 static void
 retire_reader(RowScanState *state)
 {
-	state->batch.cols = NULL;	/* in the reader's context */
+	/* the batch's arrays are in the reader's context */
+	memset(&state->batch, 0, sizeof(RowBatch));
+	state->capacity = 0;
 	if (state->reader == NULL)
 		return;
 	state->batches_read += state->reader->batches_read;

@@ -574,10 +574,10 @@ col_scan_batch_row(CustomScanState *node, uint32 row)
 	return slot;
 }
 
-List *
-col_scan_stripes(CustomScanState *node)
+bool
+col_scan_zones_all(CustomScanState *node, ZoneTestFn test, void *arg)
 {
-	return reader_of((ColScanState *) node)->stripes;
+	return col_reader_zones_all(reader_of((ColScanState *) node), test, arg);
 }
 
 bool

@@ -48,6 +48,7 @@
 #include "rowstore/row_tableam.h"
 #include "guc.h"
 #include "scan/prune.h"
+#include "scan/row_customscan.h"
 #include "scan/scan_internal.h"
 
 static set_rel_pathlist_hook_type prev_set_rel_pathlist = NULL;
@@ -555,6 +556,23 @@ plan_row_scan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cscan->custom_exprs = prunable_clauses(actual, rel->relid, relation);
 	cscan->custom_private = best_path->custom_private;
 	table_close(relation, NoLock);
+	return &cscan->scan.plan;
+}
+
+Plan *
+row_scan_plan_from_seqscan(Scan *scan)
+{
+	CustomScan *cscan = makeNode(CustomScan);
+
+	cscan->scan = *scan;
+	NodeSetTag(cscan, T_CustomScan);
+	cscan->scan.plan.lefttree = NULL;
+	cscan->scan.plan.righttree = NULL;
+	/* a participant of a parallel scan cannot go back over its batches */
+	cscan->flags = scan->plan.parallel_aware ? 0 : CUSTOMPATH_SUPPORT_BACKWARD_SCAN;
+	cscan->methods = &row_scan_methods;
+	cscan->custom_exprs = NIL;
+	cscan->custom_private = list_make1(makeBoolean(false));
 	return &cscan->scan.plan;
 }
 

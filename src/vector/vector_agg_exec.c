@@ -5,8 +5,8 @@
  *	  batches (col_scan_next_batch), maps their rows to groups, adds each
  *	  aggregate's column into per-group states with its kernel, then
  *	  returns one row per group.  As RowcompressVectorAgg it pulls a
- *	  RowcompressScan's batches without columns (row_scan_next_batch) for
- *	  count(*).
+ *	  RowcompressScan's batches (row_scan_next_batch) the same way; those
+ *	  of a scan reading no column have no column, for count(*).
  *
  *	  The original Agg is initialized too, with the scan below it: when a
  *	  kernel meets a value it cannot compute exactly, when the groups
@@ -19,8 +19,9 @@
  *	  As the partial half of a parallel aggregation (below a Gather, the
  *	  Finalize Aggregate above it) the node emits PostgreSQL's partial
  *	  states, and cannot start over: a parallel scan's rows are gone once
- *	  read.  So it decides before reading, from the stripes' zone maps,
- *	  that no value can make a kernel give up (agg_kernel_safe), or lets
+ *	  read.  So it decides before reading, from the zone maps of the
+ *	  stripes or batches, that no value can make a kernel give up
+ *	  (agg_kernel_safe), or lets
  *	  the Agg do this participant's share; and when its groups outgrow
  *	  hash_mem it emits them and starts new ones, which the Finalize
  *	  Aggregate combines.
@@ -43,7 +44,6 @@
 #include "miscadmin.h"
 #include "nodes/extensible.h"
 #include "nodes/nodeFuncs.h"
-#include "catalog/stripe_meta.h"
 #include "catalog/zone_map.h"
 #include "utils/memutils.h"
 #include "utils/sortsupport.h"
@@ -82,12 +82,31 @@ typedef struct VecAggColumn
 	void	   *info;			/* what the kernel's setup made */
 } VecAggColumn;
 
+/* What the node asks of the scan below it: one for each access method. */
+typedef struct BatchSource
+{
+	/* the columns its batches must load; NULL: the scan knows */
+	void		(*batch_columns) (CustomScanState *scan, const Bitmapset *columns);
+	RowBatch   *(*next_batch) (CustomScanState *scan);
+	TupleTableSlot *(*batch_row) (CustomScanState *scan, uint32 row);
+	bool		(*zones_all) (CustomScanState *scan, ZoneTestFn test, void *arg);
+} BatchSource;
+
+static const BatchSource col_source = {
+	NULL, col_scan_next_batch, col_scan_batch_row, col_scan_zones_all
+};
+
+static const BatchSource row_source = {
+	row_scan_batch_columns, row_scan_next_batch, row_scan_batch_row,
+	row_scan_zones_all
+};
+
 typedef struct VecAggState
 {
 	CustomScanState css;
 	PlanState  *agg;			/* the original Agg */
-	CustomScanState *scan;		/* the ColcompressScan below it */
-	bool		counts_rows;	/* or a RowcompressScan reading no column */
+	CustomScanState *scan;		/* the ColcompressScan or RowcompressScan */
+	const BatchSource *source;	/* the scan's */
 	int			nkeys;
 	VecInput   *keys;			/* [nkeys] */
 	ColumnBatch **key_batches;	/* [nkeys], for the grouping */
@@ -208,7 +227,7 @@ input_values(VecAggState *state, VecInput *input, RowBatch *b)
 	{
 		uint32		row = b->sel != NULL ? b->sel[k] : k;
 
-		econtext->ecxt_scantuple = col_scan_batch_row(state->scan, row);
+		econtext->ecxt_scantuple = state->source->batch_row(state->scan, row);
 		input->computed.values[row] = ExecEvalExpr(input->expr, econtext,
 												   &input->computed.isnull[row]);
 	}
@@ -226,10 +245,11 @@ begin_vector_agg(CustomScanState *node, EState *estate, int eflags)
 
 	state->agg = ExecInitNode(linitial(cscan->custom_plans), estate, eflags);
 	state->scan = (CustomScanState *) outerPlanState(state->agg);
-	state->counts_rows = cscan->methods == &row_vector_agg_plan_methods;
 	/* a GroupAggregate's input: the Sort of the scan */
 	if (IsA(state->scan, SortState))
 		state->scan = (CustomScanState *) outerPlanState(state->scan);
+	state->source = cscan->methods == &row_vector_agg_plan_methods ?
+		&row_source : &col_source;
 	/* EXPLAIN shows the scan under this node; the Agg is a reserve */
 	node->custom_ps = list_make1(state->scan);
 
@@ -277,6 +297,18 @@ begin_vector_agg(CustomScanState *node, EState *estate, int eflags)
 		}
 		else
 			col->key = list_position(cscan->custom_exprs, te->expr);
+	}
+	if (state->source->batch_columns != NULL)
+	{
+		Bitmapset  *columns = NULL;
+
+		for (i = 0; i < state->nkeys; i++)
+			if (state->keys[i].attno >= 0)
+				columns = bms_add_member(columns, state->keys[i].attno + 1);
+		for (i = 0; i < state->ncolumns; i++)
+			if (state->columns[i].has_input && state->columns[i].input.attno >= 0)
+				columns = bms_add_member(columns, state->columns[i].input.attno + 1);
+		state->source->batch_columns(state->scan, columns);
 	}
 	state->agg_cxt = AllocSetContextCreate(CurrentMemoryContext,
 										   "vectorized aggregation",
@@ -360,53 +392,70 @@ fall_back(VecAggState *state, const char *reason)
 	reset_groups(state);
 }
 
+/* What partial_safe asks of each zone (stripe, batch) about one column. */
+typedef struct ZoneCheck
+{
+	const AggKernel *kernel;
+	Form_pg_attribute attr;
+	uint64		rows;			/* in every zone: summed first */
+} ZoneCheck;
+
+static bool
+zone_add_rows(void *arg, ZoneStatsFn stats_fn, void *zone)
+{
+	ZoneCheck  *check = arg;
+	ZoneStats	s;
+
+	/* unknown: bounds kept in another ordering (ALTER COLUMN TYPE) */
+	if (!stats_fn(zone, check->attr->attnum, &s))
+		return false;
+	check->rows += s.row_count;
+	return true;
+}
+
+static bool
+zone_kernel_safe(void *arg, ZoneStatsFn stats_fn, void *zone)
+{
+	ZoneCheck  *check = arg;
+	ZoneStats	s;
+
+	if (!stats_fn(zone, check->attr->attnum, &s))
+		return false;
+	if (s.null_count >= s.row_count)
+		return true;			/* no values */
+	return s.min != NULL && s.max != NULL &&
+		agg_kernel_safe(check->kernel, check->attr,
+						zone_bound_deserialize(s.min, check->attr),
+						zone_bound_deserialize(s.max, check->attr),
+						check->rows);
+}
+
 /*
  * Partial aggregation: can every kernel take every value of its column?
- * Decided from the stripes' zone maps, before reading.
+ * Decided from the zone maps of what the scan reads, before reading.
  */
 static bool
 partial_safe(VecAggState *state)
 {
 	TupleDesc	desc = RelationGetDescr(state->scan->ss.ss_currentRelation);
-	List	   *stripes;
-	uint64		rows = 0;
-	ListCell   *lc;
 	int			i;
 
-	/* count(*) of a RowcompressScan: its one kernel takes any count */
-	if (state->counts_rows)
-		return true;
-	stripes = col_scan_stripes(state->scan);
-	foreach(lc, stripes)
-		rows += ((StripeMeta *) lfirst(lc))->row_count;
 	for (i = 0; i < state->ncolumns; i++)
 	{
 		VecAggColumn *col = &state->columns[i];
-		Form_pg_attribute attr;
+		ZoneCheck	check;
 
 		if (col->kernel == NULL || col->kernel->safety == AGG_SAFE_ALWAYS)
 			continue;
 		/* zone maps bound columns, not expressions over them */
 		if (col->input.attno < 0)
 			return false;
-		attr = TupleDescAttr(desc, col->input.attno);
-		foreach(lc, stripes)
-		{
-			StripeMeta *s = lfirst(lc);
-			int			a = col->input.attno;
-
-			if (a >= s->column_count ||
-				!zone_bounds_apply(attr, s->attr_type[a], s->attr_collation[a]))
-				return false;
-			if (s->attr_null_count[a] >= s->row_count)
-				continue;		/* no values */
-			if (s->attr_min[a] == NULL || s->attr_max[a] == NULL ||
-				!agg_kernel_safe(col->kernel, attr,
-								 zone_bound_deserialize(s->attr_min[a], attr),
-								 zone_bound_deserialize(s->attr_max[a], attr),
-								 rows))
-				return false;
-		}
+		check.kernel = col->kernel;
+		check.attr = TupleDescAttr(desc, col->input.attno);
+		check.rows = 0;
+		if (!state->source->zones_all(state->scan, zone_add_rows, &check) ||
+			!state->source->zones_all(state->scan, zone_kernel_safe, &check))
+			return false;
 	}
 	return true;
 }
@@ -527,8 +576,7 @@ aggregate(VecAggState *state)
 
 	for (;;)
 	{
-		RowBatch   *b = state->counts_rows ?
-			row_scan_next_batch(state->scan) : col_scan_next_batch(state->scan);
+		RowBatch   *b = state->source->next_batch(state->scan);
 
 		if (b == NULL)
 		{

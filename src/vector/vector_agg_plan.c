@@ -3,9 +3,11 @@
  * vector_agg_plan.c
  *	  Places ColcompressVectorAgg nodes: after PostgreSQL has planned a
  *	  query (planner hook), every Agg that sits directly on a
- *	  ColcompressScan and that the kernels can compute is wrapped; so is a
- *	  plain count(*) directly on a RowcompressScan that reads no column
- *	  (RowcompressVectorAgg).
+ *	  ColcompressScan and that the kernels can compute is wrapped; so is
+ *	  one on a RowcompressScan (RowcompressVectorAgg), with a plain
+ *	  count(*) the only aggregate when the scan reads no column.  An Agg on
+ *	  a sequential scan of a rowcompress table gets a RowcompressScan in
+ *	  its place, which hands over whole batches, when the node wraps it.
  *
  *	  Done on the finished plan rather than as a competing path: the
  *	  aggregation PostgreSQL chose (plain or hashed, serial) is kept as it
@@ -33,14 +35,17 @@
  */
 #include "compat/compat.h"
 
+#include "access/table.h"
 #include "catalog/pg_aggregate.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/planner.h"
+#include "parser/parsetree.h"
 #include "utils/typcache.h"
 
 #include "guc.h"
+#include "rowstore/row_tableam.h"
 #include "scan/col_customscan.h"
 #include "scan/row_customscan.h"
 #include "vector/agg_grouping.h"
@@ -50,8 +55,8 @@
 static planner_hook_type prev_planner = NULL;
 
 /*
- * What an Agg reads: the ColcompressScan, directly or through a Sort that
- * passes its rows on (a GroupAggregate's input).
+ * What an Agg reads: the ColcompressScan or RowcompressScan, directly or
+ * through a Sort that passes its rows on (a GroupAggregate's input).
  */
 typedef struct AggInput
 {
@@ -59,6 +64,13 @@ typedef struct AggInput
 	CustomScan *scan;
 	bool		counts_rows;	/* a RowcompressScan that reads no column */
 } AggInput;
+
+/* A scan that hands over batches: the node's input. */
+static bool
+batch_scan_plan_is(Plan *plan)
+{
+	return col_scan_plan_is(plan) || row_scan_plan_is(plan);
+}
 
 /*
  * Can the node compute expr, an expression over the scanned relation, for
@@ -188,23 +200,24 @@ agg_input(Agg *agg, AggInput *in)
 
 	in->input = input;
 	in->counts_rows = false;
-	if (col_scan_plan_is(input))
-	{
-		in->scan = (CustomScan *) input;
-		return agg->aggstrategy != AGG_SORTED;
-	}
 	if (row_scan_plan_counts_rows(input))
 	{
 		in->scan = (CustomScan *) input;
 		in->counts_rows = true;
 		return agg->aggstrategy == AGG_PLAIN;
 	}
+	if (batch_scan_plan_is(input))
+	{
+		in->scan = (CustomScan *) input;
+		return agg->aggstrategy != AGG_SORTED;
+	}
 	/*
 	 * A Sort for a GroupAggregate, or for a plain one's DISTINCT or ORDER BY
 	 * aggregates (PostgreSQL 16 on sorts their input once).  Not a partial
 	 * aggregation: groups emitted early would break the order.
 	 */
-	if (input == NULL || !IsA(input, Sort) || !col_scan_plan_is(input->lefttree) ||
+	if (input == NULL || !IsA(input, Sort) || !batch_scan_plan_is(input->lefttree) ||
+		row_scan_plan_counts_rows(input->lefttree) ||
 		(agg->aggstrategy != AGG_SORTED && agg->aggstrategy != AGG_PLAIN) ||
 		agg->aggsplit != AGGSPLIT_SIMPLE ||
 		((Sort *) input)->numCols < agg->numCols)
@@ -316,8 +329,8 @@ try_vector_agg(Agg *agg)
 	cscan->custom_exprs = keys;
 	cscan->custom_scan_tlist = scan_tlist;
 	cscan->custom_private = private;
-	cscan->methods = in.counts_rows ? &row_vector_agg_plan_methods :
-		&vector_agg_plan_methods;
+	cscan->methods = row_scan_plan_is((Plan *) in.scan) ?
+		&row_vector_agg_plan_methods : &vector_agg_plan_methods;
 	return (Plan *) cscan;
 }
 
@@ -370,17 +383,55 @@ walk_statement(PlannedStmt *stmt, PlanVisitor visit, void *arg)
 	return walk_plans(stmt->planTree, visit, arg);
 }
 
+typedef struct WrapContext
+{
+	List	   *rtable;			/* the statement's */
+	List	   *added;			/* the nodes placed */
+} WrapContext;
+
+/*
+ * Where the Agg's input scan sits (its lefttree, or its Sort's), if that
+ * is a sequential scan of a rowcompress table; else NULL.
+ */
+static Plan **
+rowcompress_seqscan_of(Agg *agg, List *rtable)
+{
+	Plan	  **at = &agg->plan.lefttree;
+	Relation	rel;
+	bool		rowcompress;
+
+	if (*at != NULL && IsA(*at, Sort))
+		at = &(*at)->lefttree;
+	if (*at == NULL || !IsA(*at, SeqScan))
+		return NULL;
+	rel = table_open(rt_fetch(((Scan *) *at)->scanrelid, rtable)->relid, NoLock);
+	rowcompress = is_rowcompress(rel);
+	table_close(rel, NoLock);
+	return rowcompress ? at : NULL;
+}
+
 static Plan *
 wrap_agg(Plan *plan, void *arg)
 {
-	List	  **added = arg;
+	WrapContext *cxt = arg;
+	Plan	  **seqscan_at;
+	Plan	   *seqscan = NULL;
 	Plan	   *result;
 
 	if (!IsA(plan, Agg))
 		return plan;
+	/* a RowcompressScan reads what the sequential scan did, in batches */
+	seqscan_at = rowcompress_seqscan_of((Agg *) plan, cxt->rtable);
+	if (seqscan_at != NULL)
+	{
+		seqscan = *seqscan_at;
+		*seqscan_at = row_scan_plan_from_seqscan((Scan *) seqscan);
+	}
 	result = try_vector_agg((Agg *) plan);
 	if (result != plan)
-		*added = lappend(*added, result);
+		cxt->added = lappend(cxt->added, result);
+	else if (seqscan != NULL)
+		*seqscan_at = seqscan;
 	return result;
 }
 
@@ -398,7 +449,7 @@ vector_agg_planner(Query *parse, const char *query_string, int cursor_options,
 				   ParamListInfo bound_params)
 {
 	PlannedStmt *stmt;
-	List	   *added = NIL;
+	WrapContext cxt = {NIL, NIL};
 	int			max_id = 0;
 	ListCell   *lc;
 
@@ -409,13 +460,14 @@ vector_agg_planner(Query *parse, const char *query_string, int cursor_options,
 
 	if (!storage_engine_enable_vectorized_aggregation)
 		return stmt;
-	stmt->planTree = walk_statement(stmt, wrap_agg, &added);
-	if (added == NIL)
+	cxt.rtable = stmt->rtable;
+	stmt->planTree = walk_statement(stmt, wrap_agg, &cxt);
+	if (cxt.added == NIL)
 		return stmt;
 
 	/* plan node ids are unique within the statement (parallel query keys) */
 	walk_statement(stmt, note_max_id, &max_id);
-	foreach(lc, added)
+	foreach(lc, cxt.added)
 		((Plan *) lfirst(lc))->plan_node_id = ++max_id;
 	return stmt;
 }
