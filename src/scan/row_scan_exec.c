@@ -15,8 +15,8 @@
  *
  *	  Below a RowcompressVectorAgg the node hands over whole batches
  *	  instead of rows (row_scan_next_batch): each row passing the filter is
- *	  deformed once into the batch's arrays of the columns its target list
- *	  names, pointing into the decompressed batch, which stays until the
+ *	  deformed once into the batch's arrays of the columns the aggregation
+ *	  reads, pointing into the decompressed batch, which stays until the
  *	  next one is read.
  *
  *	  custom_exprs holds the prunable clauses, custom_private whether the
