@@ -440,6 +440,16 @@ INSERT INTO va_rowc (id, i4, t, num) VALUES (99999, 7, 'new', 1.5);
 INSERT INTO va_heap (id, i4, t, num) VALUES (99999, 7, 'new', 1.5);
 SELECT check_rowc('SELECT t, count(*), sum(i4), avg(num) FROM va_rowc GROUP BY t');
 ROLLBACK;
+-- rows written before a column was added (its default comes from the
+-- catalog) or dropped
+BEGIN;
+ALTER TABLE va_rowc ADD COLUMN extra int DEFAULT 5, DROP COLUMN i2;
+ALTER TABLE va_heap ADD COLUMN extra int DEFAULT 5, DROP COLUMN i2;
+INSERT INTO va_rowc (id, t, extra) VALUES (99998, 'k1', 7);
+INSERT INTO va_heap (id, t, extra) VALUES (99998, 'k1', 7);
+SELECT check_rowc('SELECT t, count(*), sum(extra), sum(i4), max(ts) FROM va_rowc GROUP BY t');
+SELECT agg_path('SELECT t, count(*), sum(extra), sum(i4), max(ts) FROM va_rowc GROUP BY t');
+ROLLBACK;
 -- rescans with parameters: a correlated subquery runs the node per row
 SELECT o.k, (SELECT sum(i4) FROM va_rowc WHERE t = o.k) AS rowc,
 	   (SELECT sum(i4) FROM va_heap WHERE t = o.k) AS heap
