@@ -173,11 +173,11 @@ reclaim_one(Relation rel, HeapTuple tuple, void *arg)
 	RetiredStream *s;
 
 	/*
-	 * Some snapshot may still read the stream.  Also when this transaction
-	 * retired it: VACUUM's horizon leaves out VACUUM's own transaction
-	 * (PROC_IN_VACUUM), so a VACUUM that rewrote streams would free them
-	 * and write over their blocks before it commits, and an error after
-	 * that would bring back streams whose bytes are gone.
+	 * Some snapshot may still read the stream.  Never when this transaction
+	 * retired it: freed, its blocks would be written over before the
+	 * transaction commits, and an error after that would bring back
+	 * streams whose bytes are gone (a horizon that left out a lazy
+	 * VACUUM's own xid once made that happen; storage_vacuum.c).
 	 */
 	if (!TransactionIdPrecedes(xmin, r->oldest_xmin) ||
 		TransactionIdIsCurrentTransactionId(xmin))

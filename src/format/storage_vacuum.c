@@ -33,6 +33,7 @@
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "storage/lmgr.h"
+#include "storage/proc.h"
 #include "storage/procarray.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
@@ -297,6 +298,28 @@ storage_vacuum_reclaim(const StorageAm *am, Relation rel, double tuples,
 	sweep_and_truncate(am, rel, meta.storage_id);
 }
 
+/*
+ * Lazy VACUUM marks its transaction PROC_IN_VACUUM, and other sessions'
+ * snapshots then leave its xid out (GetSnapshotData): a session reading the
+ * metadata rows this VACUUM writes while it runs would take them for an
+ * aborted transaction's, and its deletes for rolled back, and record that
+ * in hint bits that outlive the commit, so that the new streams vanish and
+ * the retired ones come back over freed blocks.  PostgreSQL's lazy VACUUM
+ * writes no transactional row; ours rewrites streams as VACUUM FULL does,
+ * which runs as an ordinary transaction.  So does ours, from here on, with
+ * a snapshot taken now: the one VACUUM took while the flag was set did not
+ * hold back other sessions' horizons.
+ */
+static void
+vacuum_as_ordinary_transaction(void)
+{
+	LWLockAcquire(ProcArrayLock, LW_EXCLUSIVE);
+	MyProc->statusFlags &= ~PROC_IN_VACUUM;
+	ProcGlobal->statusFlags[MyProc->pgxactoff] = MyProc->statusFlags;
+	LWLockRelease(ProcArrayLock);
+	PushActiveSnapshot(GetLatestSnapshot());
+}
+
 void
 storage_am_vacuum(const StorageAm *am, Relation rel,
 				  struct VacuumParams *params, BufferAccessStrategy bstrategy)
@@ -304,6 +327,8 @@ storage_am_vacuum(const StorageAm *am, Relation rel,
 	double		tuples;
 	List	   *indexes = RelationGetIndexList(rel);
 	bool		rewrite;
+
+	vacuum_as_ordinary_transaction();
 
 	/*
 	 * Streams that are mostly deleted rows are written again, when no DML
@@ -341,4 +366,5 @@ storage_am_vacuum(const StorageAm *am, Relation rel,
 							   GetOldestMultiXactId());
 	compat_pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared,
 								(PgStat_Counter) tuples, 0);
+	PopActiveSnapshot();
 }
