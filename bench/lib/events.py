@@ -170,11 +170,26 @@ def export_csv(conn, path) -> float:
 CHURN_VACUUMS = 4
 
 
+def _rows_check(conn, kind, table: str):
+    """What must survive an UPDATE and VACUUMs: the row count and the sum of
+    the ids (which read the data, not only the metadata), and the number of
+    problems the access method's verify function finds (None for heap)."""
+    count, ids = conn.execute(f"SELECT count(*), sum(id) FROM {table}").fetchone()
+    verify = f"{kind.key}_verify"
+    problems = None
+    if pgload.function_exists(conn, "engine", verify):
+        problems = conn.execute(
+            f"SELECT count(*) FROM engine.{verify}('{table}'::regclass)").fetchone()[0]
+    return count, ids, problems
+
+
 def churn(conn, kind, table: str) -> Churn:
     """UPDATE every tenth row, then run CHURN_VACUUMS VACUUMs (ours settle
     over three: rewrite, move, truncate), noting the size after each: the
-    space an UPDATE-heavy workload leaves behind."""
+    space an UPDATE-heavy workload leaves behind.  The rows must come out
+    as they went in: a difference is reported as the note."""
     before = pgload.sizes(conn, table)[1]
+    expected = _rows_check(conn, kind, table)
     with progress.step(f"{table}: UPDATE of 10% of rows, then VACUUM"):
         t0 = time.perf_counter()
         try:
@@ -194,5 +209,12 @@ def churn(conn, kind, table: str) -> Churn:
                 break
             sizes.append(pgload.sizes(conn, table)[1])
         vacuum_s = time.perf_counter() - t0
+        try:
+            found = _rows_check(conn, kind, table)
+            if found[:2] != expected[:2] or found[2]:
+                note = (note + "; " if note else "") + (
+                    f"DAMAGED: count, sum(id), verify problems {found}, expected {expected}")
+        except psycopg.Error as e:
+            note = (note + "; " if note else "") + f"DAMAGED: {first_line(e)}"
     return Churn("events", kind.key, table, n, update_s, vacuum_s, before, after_update,
                  sizes, note)

@@ -100,7 +100,11 @@ def run_events(ctx) -> None:
         if args.churn:
             for t in targets:
                 if t.kind.am is not None:
-                    res.churn.append(events.churn(ctx.admin, t.kind, events.table_name(t.kind)))
+                    c = events.churn(ctx.admin, t.kind, events.table_name(t.kind))
+                    res.churn.append(c)
+                    # rows lost or damaged by UPDATE and VACUUM fail the run
+                    if "DAMAGED" in c.note:
+                        res.failures.append(f"churn {c.table}: {c.note}")
     finally:
         for t in targets:
             t.close()
