@@ -454,6 +454,14 @@ ROLLBACK;
 SELECT o.k, (SELECT sum(i4) FROM va_rowc WHERE t = o.k) AS rowc,
 	   (SELECT sum(i4) FROM va_heap WHERE t = o.k) AS heap
   FROM (VALUES ('k1'), ('k3'), ('none')) o(k) ORDER BY 1;
+-- a scrollable cursor over the aggregation
+BEGIN;
+DECLARE va_rc SCROLL CURSOR FOR SELECT t, count(*) FROM va_rowc GROUP BY t ORDER BY t;
+FETCH 2 FROM va_rc;
+FETCH BACKWARD 1 FROM va_rc;
+FETCH ALL FROM va_rc;
+CLOSE va_rc;
+COMMIT;
 -- the partial half of a parallel aggregation over a parallel
 -- RowcompressScan; an unconstrained numeric has no bound in the batches'
 -- zone maps, so every participant leaves its share to PostgreSQL
