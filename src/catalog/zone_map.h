@@ -82,10 +82,10 @@ typedef struct ZoneStats
 /* Stats of column attno (1-based) of a zone; false when unknown. */
 typedef bool (*ZoneStatsFn) (void *zone, AttrNumber attno, ZoneStats *stats);
 
-/* A filter deciding from a zone's stats that no row in it can match. */
-typedef bool (*ZoneFilterFn) (void *arg, ZoneStatsFn stats, void *zone);
-
-/* Any other question a zone's stats answer (true: yes). */
+/* A question a zone's stats answer (true: yes). */
 typedef bool (*ZoneTestFn) (void *arg, ZoneStatsFn stats, void *zone);
+
+/* A filter: the question whether no row in the zone can match. */
+typedef ZoneTestFn ZoneFilterFn;
 
 #endif							/* STORAGE_ENGINE_ZONE_MAP_H */

@@ -341,9 +341,8 @@ exec_row_scan(CustomScanState *node)
 static void
 retire_reader(RowScanState *state)
 {
-	/* the batch's arrays are in the reader's context */
+	/* the batch's arrays are in the reader's context (init_batch anew) */
 	memset(&state->batch, 0, sizeof(RowBatch));
-	state->capacity = 0;
 	if (state->reader == NULL)
 		return;
 	state->batches_read += state->reader->batches_read;

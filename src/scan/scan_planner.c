@@ -205,6 +205,13 @@ parallel_scan_workers(RelOptInfo *rel)
  * costs what a sequential scan does, a little less, so that pruning wins
  * at equal cost (the share of batches pruned is not estimated).
  */
+static uint32
+row_scan_flags(bool parallel)
+{
+	/* a participant of a parallel scan cannot go back over its batches */
+	return parallel ? 0 : CUSTOMPATH_SUPPORT_BACKWARD_SCAN;
+}
+
 static CustomPath *
 make_row_scan_path(PlannerInfo *root, RelOptInfo *rel, int natts,
 				   bool no_columns, int parallel_workers)
@@ -227,8 +234,7 @@ make_row_scan_path(PlannerInfo *root, RelOptInfo *rel, int natts,
 	if (!no_columns)
 		path->path.total_cost += seq_page_cost * rel->pages * natts / (natts + 1) +
 			decode_cost(rel->tuples, natts) / divisor;
-	/* a participant of a parallel scan cannot go back over its batches */
-	path->flags = parallel_workers > 0 ? 0 : CUSTOMPATH_SUPPORT_BACKWARD_SCAN;
+	path->flags = row_scan_flags(parallel_workers > 0);
 	path->custom_private = list_make1(makeBoolean(no_columns));
 	path->methods = &row_scan_path_methods;
 	return path;
@@ -568,8 +574,7 @@ row_scan_plan_from_seqscan(Scan *scan)
 	NodeSetTag(cscan, T_CustomScan);
 	cscan->scan.plan.lefttree = NULL;
 	cscan->scan.plan.righttree = NULL;
-	/* a participant of a parallel scan cannot go back over its batches */
-	cscan->flags = scan->plan.parallel_aware ? 0 : CUSTOMPATH_SUPPORT_BACKWARD_SCAN;
+	cscan->flags = row_scan_flags(scan->plan.parallel_aware);
 	cscan->methods = &row_scan_methods;
 	cscan->custom_exprs = NIL;
 	cscan->custom_private = list_make1(makeBoolean(false));

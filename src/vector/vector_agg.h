@@ -5,7 +5,7 @@
  *	  the place of an Agg directly above a ColcompressScan and aggregates
  *	  the scan's batches with per-type kernels (agg_kernels.h), grouped by
  *	  a grouping policy (agg_grouping.h); as RowcompressVectorAgg, the
- *	  count(*) of a RowcompressScan that reads no column.
+ *	  same above a RowcompressScan (row_customscan.h).
  *
  *	  Plan shape: a CustomScan (scanrelid 0) whose custom_plans holds the
  *	  original Agg, scan below it; custom_scan_tlist is the Agg's target
@@ -23,10 +23,7 @@
 
 #define VECTOR_AGG_NAME "ColcompressVectorAgg"
 
-/*
- * The same node over a RowcompressScan that only counts rows (count(*)
- * with no filter: row_customscan.h), named for what it aggregates.
- */
+/* The same node over a RowcompressScan, named for what it aggregates. */
 #define ROW_VECTOR_AGG_NAME "RowcompressVectorAgg"
 
 extern const CustomScanMethods vector_agg_plan_methods;
