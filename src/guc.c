@@ -23,6 +23,7 @@ bool		storage_engine_enable_bitmap_projection = true;
 bool		storage_engine_enable_vectorized_aggregation = true;
 bool		storage_engine_enable_vectorized_filter = true;
 double		storage_engine_vacuum_rewrite_threshold = 0.1;
+int			storage_engine_dictionary_cache_size = 16384;
 
 void
 guc_define(void)
@@ -67,5 +68,10 @@ guc_define(void)
 							 "VACUUM writes the live rows again and frees the old stripe or batch once no snapshot reads it; 1 turns rewriting off.",
 							 &storage_engine_vacuum_rewrite_threshold, 0.1, 0.0, 1.0,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("storage_engine.dictionary_cache_size",
+							"Memory each session keeps compression dictionaries in, once loaded.",
+							"Frames compressed with a stripe's or batch's zstd dictionary need it loaded; the least recently used are dropped to stay within this size.",
+							&storage_engine_dictionary_cache_size, 16384, 0, MAX_KILOBYTES,
+							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("storage_engine");
 }

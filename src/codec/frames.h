@@ -44,9 +44,11 @@
 /*
  * Frames compressed with a dictionary shared by the unit's neighbours
  * compress about as well as long frames, so they can be shorter: fetching
- * a row then decodes a quarter as much.  Not shorter than 16 kB: every scan
- * decodes every frame, and decompressing a column in 4 kB frames took 80%
- * longer than in 64 kB frames, in 16 kB frames 23% longer.  A writer tries
+ * a row then decodes a quarter as much.  A column's not shorter than 16 kB:
+ * every scan decodes every frame, and decompressing a column in 4 kB frames
+ * took 80% longer than in 64 kB frames, in 16 kB frames 23% longer (a
+ * rowcompress batch's frames, whole rows, end at 8 kB: row_writer.c).  A
+ * writer tries
  * them on part of its data against long frames without a dictionary and
  * keeps them when frames_dict_pays; otherwise long frames and no
  * dictionary.  Some data compresses much better in long frames (values
@@ -68,14 +70,15 @@
 
 /*
  * Short frames pay when they and their share of the dictionary take at
- * most 5% more than long frames.  Size is what the tables are for, but a
- * few percent buys fetches by TID two to three times faster (measured in
+ * most max_growth times the bytes of long frames (the writers say how much
+ * size they trade, and why).  Size is what the tables are for, but a few
+ * percent buys fetches by TID two to three times faster (measured in
  * docs/storage-format.md and docs/rowcompress-format.md).
  */
 static inline bool
-frames_dict_pays(double short_bytes, double long_bytes)
+frames_dict_pays(double short_bytes, double long_bytes, double max_growth)
 {
-	return short_bytes <= long_bytes * 1.05;
+	return short_bytes <= long_bytes * max_growth;
 }
 
 /*

@@ -433,6 +433,12 @@ encode_chunk(ColWriter *w, int a, uint32 start, uint32 end, int encoding,
  */
 #define DICT_MIN_COLUMN_BYTES	(128 * 1024)
 
+/*
+ * A column's short frames may take 5% more than its long ones: a fetch by
+ * TID decompresses one frame of each column it returns.
+ */
+#define COL_DICT_MAX_GROWTH		1.05
+
 /* Encodes the stripe's first chunk of column a into framing. */
 static void
 encode_first_chunk(ColWriter *w, int a, uint32 group_limit, int encoding,
@@ -516,7 +522,7 @@ column_framing(ColWriter *w, int a, uint32 group_limit, int encoding,
 	encode_first_chunk(w, a, group_limit, encoding, codec, &candidate);
 	dict_share = (double) dictlen * Min(group_limit, w->nrows) / w->nrows;
 	if (frames_dict_pays(candidate.first_chunk->len + dict_share,
-						 framing.first_chunk->len))
+						 framing.first_chunk->len, COL_DICT_MAX_GROWTH))
 	{
 		*offset = stream->len;
 		frames_dict_write(stream, dict, (uint32) dictlen);

@@ -16,6 +16,8 @@
  */
 #include "compat/compat.h"
 
+#include <math.h>
+
 #include "access/heapam.h"
 #include "access/multixact.h"
 #include "access/parallel.h"
@@ -260,17 +262,34 @@ storage_am_write_stream(Relation rel, uint64 storage_id, const char *data,
 	return first;
 }
 
+/*
+ * The planner's size estimate.  Like heap's, it scales the rows per block
+ * that the last VACUUM or ANALYZE counted to the blocks the table has now:
+ * counting the rows exactly reads every stripe's or batch's metadata, at
+ * every planning of every query (a lookup of one row in a table of a
+ * hundred thousand batches would plan longer than it runs).  A table
+ * never counted yet, or counted empty, is counted now: it is usually small
+ * or just loaded, and a density of zero would plan it as empty for good.
+ */
 void
 storage_am_estimate_size(const StorageAm *am, Relation rel,
 						 int32 *attr_widths, BlockNumber *pages,
 						 double *tuples, double *allvisfrac)
 {
-	Snapshot	snapshot = RegisterSnapshot(GetLatestSnapshot());
+	BlockNumber relpages = rel->rd_rel->relpages;
+	double		reltuples = rel->rd_rel->reltuples;
 
 	*pages = RelationGetNumberOfBlocks(rel);
-	*tuples = (double) am->count_rows(rel, snapshot);
 	*allvisfrac = 0;
-	UnregisterSnapshot(snapshot);
+	if (relpages > 0 && reltuples > 0)
+		*tuples = rint(reltuples / (double) relpages * (double) *pages);
+	else
+	{
+		Snapshot	snapshot = RegisterSnapshot(GetLatestSnapshot());
+
+		*tuples = (double) am->count_rows(rel, snapshot);
+		UnregisterSnapshot(snapshot);
+	}
 }
 
 void

@@ -20,15 +20,21 @@
  *	  the key alone could name another table's dictionary.  The header is
  *	  one read from shared buffers per lookup.
  *
- *	  The cache is bounded (STREAM_DICT_CACHE_ENTRIES, about 45 kB each)
- *	  and emptied whole when full: simple, and enough for a cache whose
- *	  misses cost microseconds.  Memory: its own context under
- *	  TopMemoryContext.
+ *	  The cache holds at most storage_engine.dictionary_cache_size bytes
+ *	  (a dictionary of 16 kB takes about 45 kB prepared) and drops the
+ *	  least recently used dictionaries to make room.  It was first emptied
+ *	  whole when full: a session reading two tables whose dictionaries
+ *	  together did not fit (the benchmark's colcompress and rowcompress
+ *	  tables, 119 and 100 of them) then loaded a dictionary at nearly every
+ *	  lookup.  A dictionary handed out stays valid until the next call:
+ *	  the entry just used is never the one dropped.  Memory: its own context
+ *	  under TopMemoryContext, each dictionary in two chunks freed with it.
  *
  *-------------------------------------------------------------------------
  */
 #include "compat/compat.h"
 
+#include "lib/ilist.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -36,8 +42,7 @@
 #include "codec/frames.h"
 #include "format/storage.h"
 #include "format/stream_dict.h"
-
-#define STREAM_DICT_CACHE_ENTRIES	128
+#include "guc.h"
 
 typedef struct DictKey
 {
@@ -53,45 +58,66 @@ typedef struct DictEntry
 	uint32		length;
 	uint32		checksum;
 	const CodecDict *dict;
+	char	   *bytes;			/* the dictionary and the codec's tables, */
+	void	   *workspace;		/* both in dict_cxt */
+	Size		size;			/* their bytes */
+	dlist_node	lru;			/* in lru, most recently used first */
 } DictEntry;
 
 static MemoryContext dict_cxt = NULL;
 static HTAB *dict_cache = NULL;
+static dlist_head lru = DLIST_STATIC_INIT(lru);
+static Size cached_bytes = 0;
 
 static void
 create_cache(void)
 {
 	HASHCTL		ctl;
 
-	if (dict_cxt == NULL)
-		dict_cxt = AllocSetContextCreate(TopMemoryContext,
-										 "storage_engine dictionaries",
-										 ALLOCSET_DEFAULT_SIZES);
-	else
-		MemoryContextReset(dict_cxt);
+	dict_cxt = AllocSetContextCreate(TopMemoryContext,
+									 "storage_engine dictionaries",
+									 ALLOCSET_DEFAULT_SIZES);
 	memset(&ctl, 0, sizeof(ctl));
 	ctl.keysize = sizeof(DictKey);
 	ctl.entrysize = sizeof(DictEntry);
 	ctl.hcxt = dict_cxt;
-	dict_cache = hash_create("storage_engine dictionaries", 32, &ctl,
+	dict_cache = hash_create("storage_engine dictionaries", 64, &ctl,
 							 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+}
+
+static void
+drop_entry(DictEntry *entry)
+{
+	dlist_delete(&entry->lru);
+	cached_bytes -= entry->size;
+	pfree(entry->bytes);
+	pfree(entry->workspace);
+	hash_search(dict_cache, &entry->key, HASH_REMOVE, NULL);
+}
+
+/* Drops least recently used dictionaries until need more bytes fit. */
+static void
+make_room(Size need)
+{
+	Size		limit = (Size) storage_engine_dictionary_cache_size * 1024;
+
+	while (!dlist_is_empty(&lru) && cached_bytes + need > limit)
+		drop_entry(dlist_container(DictEntry, lru, dlist_tail_node(&lru)));
 }
 
 /*
  * Reads and checks the dictionary bytes after its header, then prepares a
- * copy of them in dict_cxt.  Reading can raise an error (a damaged page):
- * it is done in the caller's memory, so that nothing is left behind in the
- * cache's; preparing cannot, and a dictionary the codec refuses is freed.
+ * copy of them in dict_cxt, into entry's dict, bytes, workspace and size.
+ * Reading can raise an error (a damaged page): it is done in the caller's
+ * memory, so that nothing is left behind in the cache's; preparing cannot,
+ * and a dictionary the codec refuses is freed.
  */
-static const CodecDict *
+static bool
 load_dict(const StreamDictRef *ref, const Codec *codec, uint32 length,
-		  uint32 checksum, const char **problem)
+		  uint32 checksum, DictEntry *entry, const char **problem)
 {
 	char	   *read = palloc(length);
-	char	   *bytes;
-	void	   *workspace;
 	size_t		workspace_size;
-	const CodecDict *dict;
 
 	storage_read_stream(ref->rel, ref->first_block,
 						ref->offset + FRAMES_DICT_HEADER_SIZE, read, length,
@@ -103,21 +129,24 @@ load_dict(const StreamDictRef *ref, const Codec *codec, uint32 length,
 	if (*problem != NULL)
 	{
 		pfree(read);
-		return NULL;
+		return false;
 	}
-	bytes = MemoryContextAlloc(dict_cxt, length);
-	memcpy(bytes, read, length);
+	make_room(length + workspace_size);
+	entry->bytes = MemoryContextAlloc(dict_cxt, length);
+	memcpy(entry->bytes, read, length);
 	pfree(read);
-	workspace = MemoryContextAlloc(dict_cxt, workspace_size);
-	dict = codec->dict_load(bytes, (int32) length, false, 0, workspace,
-							workspace_size);
-	if (dict == NULL)
+	entry->workspace = MemoryContextAlloc(dict_cxt, workspace_size);
+	entry->size = length + workspace_size;
+	entry->dict = codec->dict_load(entry->bytes, (int32) length, false, 0,
+								   entry->workspace, workspace_size);
+	if (entry->dict == NULL)
 	{
 		*problem = "dictionary cannot be loaded";
-		pfree(workspace);
-		pfree(bytes);
+		pfree(entry->workspace);
+		pfree(entry->bytes);
+		return false;
 	}
-	return dict;
+	return true;
 }
 
 const CodecDict *
@@ -129,8 +158,8 @@ stream_dict_get(const StreamDictRef *ref, const Codec *codec,
 	uint32		checksum;
 	DictKey		key;
 	DictEntry  *entry;
+	DictEntry	loaded;
 	bool		found;
-	const CodecDict *dict;
 
 	*problem = NULL;
 	if (codec->dict_load == NULL)
@@ -158,14 +187,18 @@ stream_dict_get(const StreamDictRef *ref, const Codec *codec,
 	key.stream_num = ref->stream_num;
 	key.part = ref->part;
 	entry = hash_search(dict_cache, &key, HASH_FIND, NULL);
-	if (entry != NULL && entry->offset == ref->offset &&
-		entry->length == length && entry->checksum == checksum)
-		return entry->dict;
+	if (entry != NULL)
+	{
+		if (entry->offset == ref->offset && entry->length == length &&
+			entry->checksum == checksum)
+		{
+			dlist_move_head(&lru, &entry->lru);
+			return entry->dict;
+		}
+		drop_entry(entry);		/* another table's, or an older stream's */
+	}
 
-	if (hash_get_num_entries(dict_cache) >= STREAM_DICT_CACHE_ENTRIES)
-		create_cache();
-	dict = load_dict(ref, codec, length, checksum, problem);
-	if (dict == NULL)
+	if (!load_dict(ref, codec, length, checksum, &loaded, problem))
 		return NULL;
 
 	/* entered only once loaded: a failure leaves no half-made entry */
@@ -173,6 +206,11 @@ stream_dict_get(const StreamDictRef *ref, const Codec *codec,
 	entry->offset = ref->offset;
 	entry->length = length;
 	entry->checksum = checksum;
-	entry->dict = dict;
-	return dict;
+	entry->dict = loaded.dict;
+	entry->bytes = loaded.bytes;
+	entry->workspace = loaded.workspace;
+	entry->size = loaded.size;
+	dlist_push_head(&lru, &entry->lru);
+	cached_bytes += entry->size;
+	return entry->dict;
 }

@@ -44,8 +44,15 @@ SET enable_seqscan = off;
 SET enable_bitmapscan = off;
 EXPLAIN (COSTS OFF) SELECT * FROM dict_col WHERE id = ANY ('{1,2}');
 SELECT same_rows('dict_col', fetched => true) AS fetch_equal;
+-- a session's loaded dictionaries are kept within a size; with none kept
+-- but the last, every column's frames load theirs again and still decode
+SHOW storage_engine.dictionary_cache_size;
+SET storage_engine.dictionary_cache_size = 0;
+SELECT same_rows('dict_col', fetched => true) AS fetch_equal_uncached;
 RESET enable_seqscan;
 RESET enable_bitmapscan;
+SELECT same_rows('dict_col') AS scan_equal_uncached;
+RESET storage_engine.dictionary_cache_size;
 
 -- a codec without dictionaries for new stripes: the table mixes both
 ALTER TABLE dict_col SET (compression = 'lz4');
@@ -81,6 +88,9 @@ SET enable_bitmapscan = off;
 SET storage_engine.enable_custom_scan = off;
 EXPLAIN (COSTS OFF) SELECT * FROM dict_row WHERE id = ANY ('{1,2}');
 SELECT same_rows('dict_row', fetched => true) AS fetch_equal;
+SET storage_engine.dictionary_cache_size = 0;
+SELECT same_rows('dict_row', fetched => true) AS fetch_equal_uncached;
+RESET storage_engine.dictionary_cache_size;
 RESET enable_seqscan;
 RESET enable_bitmapscan;
 RESET storage_engine.enable_custom_scan;
