@@ -281,8 +281,11 @@ storage_am_estimate_size(const StorageAm *am, Relation rel,
 
 	*pages = RelationGetNumberOfBlocks(rel);
 	*allvisfrac = 0;
-	if (relpages > 0 && reltuples > 0)
-		*tuples = rint(reltuples / (double) relpages * (double) *pages);
+	/* rows per data block: the metapage would skew a table of a few blocks */
+	if (relpages > STORAGE_FIRST_DATA_BLOCK && reltuples > 0 &&
+		*pages > STORAGE_FIRST_DATA_BLOCK)
+		*tuples = rint(reltuples / (double) (relpages - STORAGE_FIRST_DATA_BLOCK) *
+					   (double) (*pages - STORAGE_FIRST_DATA_BLOCK));
 	else
 	{
 		Snapshot	snapshot = RegisterSnapshot(GetLatestSnapshot());
