@@ -69,22 +69,23 @@ check_chunk(const ColChunkRef *ref)
 }
 
 /* What storage_read_stream names in an error about the chunk's pages. */
-static void
-chunk_context(const ColChunkRef *ref, char *context, size_t size)
+static StreamPlace
+chunk_place(const ColChunkRef *ref)
 {
-	snprintf(context, size, "stripe " UINT64_FORMAT ", column \"%s\"",
-			 ref->stripe->stripe_num, NameStr(ref->attr->attname));
+	StreamPlace place = {"stripe", ref->stripe->stripe_num,
+	NameStr(ref->attr->attname)};
+
+	return place;
 }
 
 static void
 read_bytes(const ColChunkRef *ref, uint64 offset, char *buf, uint64 len)
 {
-	char		context[128];
+	StreamPlace place = chunk_place(ref);
 
-	chunk_context(ref, context, sizeof(context));
 	storage_read_stream(ref->rel, ref->stripe->first_block,
 						ref->chunk->stored_offset + offset, buf, len,
-						ref->strategy, context);
+						ref->strategy, &place);
 }
 
 /* The dictionary the chunk's column keeps in its stripe, or NULL. */
@@ -94,13 +95,12 @@ column_dict(const ColChunkRef *ref, const Codec *codec)
 	const StripeMeta *s = ref->stripe;
 	int			a = ref->attr->attnum - 1;
 	StreamDictRef where;
-	char		context[128];
+	StreamPlace place = chunk_place(ref);
 	const CodecDict *dict;
 	const char *problem;
 
 	if (a < 0 || a >= s->column_count || s->attr_dict_offset[a] == STRIPE_NO_DICT)
 		return NULL;
-	chunk_context(ref, context, sizeof(context));
 	where.rel = ref->rel;
 	where.first_block = s->first_block;
 	where.stream_num = s->stripe_num;
@@ -108,7 +108,7 @@ column_dict(const ColChunkRef *ref, const Codec *codec)
 	where.part = a;
 	where.offset = s->attr_dict_offset[a];
 	where.strategy = ref->strategy;
-	where.context = context;
+	where.place = &place;
 	dict = stream_dict_get(&where, codec, &problem);
 	if (dict == NULL)
 		col_chunk_corrupted(ref, problem);
@@ -224,15 +224,14 @@ void
 col_chunk_frames(const ColChunkRef *ref, FrameDirectory *frames)
 {
 	const ChunkMeta *c = ref->chunk;
-	char		context[128];
+	StreamPlace place = chunk_place(ref);
 	const char *problem;
 
 	check_chunk(ref);
-	chunk_context(ref, context, sizeof(context));
 	problem = storage_read_frame_directory(ref->rel, ref->stripe->first_block,
 										   c->stored_offset, c->stored_length,
 										   c->value_count, c->raw_length,
-										   ref->strategy, context, frames);
+										   ref->strategy, &place, frames);
 	if (problem != NULL)
 		col_chunk_corrupted(ref, problem);
 }

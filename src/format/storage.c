@@ -295,9 +295,36 @@ relation_blocks_at_least(Relation rel, uint64 blk)
 }
 
 void
+storage_place_text(const StreamPlace *place, char *buf, size_t size)
+{
+	if (place->column != NULL)
+		snprintf(buf, size, "%s " UINT64_FORMAT ", column \"%s\"",
+				 place->unit, place->num, place->column);
+	else
+		snprintf(buf, size, "%s " UINT64_FORMAT, place->unit, place->num);
+}
+
+static void
+stream_damaged(Relation rel, const StreamPlace *place, uint64 blk,
+			   const char *what, BlockNumber nblocks)
+{
+	char		text[NAMEDATALEN + 64];
+
+	storage_place_text(place, text, sizeof(text));
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("data of table \"%s\" is damaged",
+					RelationGetRelationName(rel)),
+			 nblocks != InvalidBlockNumber ?
+			 errdetail("%s: block " UINT64_FORMAT " is outside the relation (%u blocks).",
+					   text, blk, nblocks) :
+			 errdetail("%s: block " UINT64_FORMAT " %s.", text, blk, what)));
+}
+
+void
 storage_read_stream(Relation rel, uint64 first_block, uint64 offset,
 					char *dest, uint64 len, BufferAccessStrategy strategy,
-					const char *context)
+					const StreamPlace *place)
 {
 	while (len > 0)
 	{
@@ -310,12 +337,7 @@ storage_read_stream(Relation rel, uint64 first_block, uint64 offset,
 		uint16		lower;
 
 		if (blk < STORAGE_FIRST_DATA_BLOCK || blk >= nblocks)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_CORRUPTED),
-					 errmsg("data of table \"%s\" is damaged",
-							RelationGetRelationName(rel)),
-					 errdetail("%s: block " UINT64_FORMAT " is outside the relation (%u blocks).",
-							   context, blk, nblocks)));
+			stream_damaged(rel, place, blk, NULL, nblocks);
 
 		buf = ReadBufferExtended(rel, MAIN_FORKNUM, (BlockNumber) blk,
 								 RBM_NORMAL, strategy);
@@ -327,12 +349,9 @@ storage_read_stream(Relation rel, uint64 first_block, uint64 offset,
 			in_page + n > (uint64) (lower - STORAGE_PAGE_HEADER))
 		{
 			UnlockReleaseBuffer(buf);
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_CORRUPTED),
-					 errmsg("data of table \"%s\" is damaged",
-							RelationGetRelationName(rel)),
-					 errdetail("%s: block " UINT64_FORMAT " holds fewer bytes than its metadata says.",
-							   context, blk)));
+			stream_damaged(rel, place, blk,
+						   "holds fewer bytes than its metadata says",
+						   InvalidBlockNumber);
 		}
 		memcpy(dest, PageGetContents(page) + in_page, n);
 		UnlockReleaseBuffer(buf);
@@ -350,7 +369,7 @@ const char *
 storage_read_frame_directory(Relation rel, uint64 first_block, uint64 offset,
 							 uint64 stored_length, uint32 row_count,
 							 uint64 raw_total, BufferAccessStrategy strategy,
-							 const char *context, FrameDirectory *dir)
+							 const StreamPlace *place, FrameDirectory *dir)
 {
 	uint64		prefix_len = Min(stored_length, DIRECTORY_PREFIX_BYTES);
 	char		prefix[DIRECTORY_PREFIX_BYTES];
@@ -358,7 +377,7 @@ storage_read_frame_directory(Relation rel, uint64 first_block, uint64 offset,
 	const char *problem;
 
 	storage_read_stream(rel, first_block, offset, prefix, prefix_len,
-						strategy, context);
+						strategy, place);
 	problem = frames_count(prefix, stored_length, row_count, &dir->nframes);
 	if (problem != NULL)
 		return problem;
@@ -366,7 +385,7 @@ storage_read_frame_directory(Relation rel, uint64 first_block, uint64 offset,
 	{
 		bytes = palloc(FRAMES_HEADER_SIZE(dir->nframes));
 		storage_read_stream(rel, first_block, offset, bytes,
-							FRAMES_HEADER_SIZE(dir->nframes), strategy, context);
+							FRAMES_HEADER_SIZE(dir->nframes), strategy, place);
 	}
 	problem = frames_parse(bytes, stored_length, row_count, raw_total, dir);
 	if (bytes != prefix)

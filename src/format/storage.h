@@ -66,14 +66,30 @@ extern uint64 storage_write_stream(Relation rel, uint64 at_block,
 								   uint64 *stream_num);
 
 /*
+ * What a read of a stream is for, as its errors name it: "stripe 3, column
+ * \"price\"", "Batch 7".  Formatted only for an error: a lookup by TID
+ * reads a few streams per column of every row, and spent 3% of its time
+ * printing names it never showed.
+ */
+typedef struct StreamPlace
+{
+	const char *unit;			/* "stripe", "Batch" */
+	uint64		num;
+	const char *column;			/* NULL for a whole row */
+} StreamPlace;
+
+extern void storage_place_text(const StreamPlace *place, char *buf,
+							   size_t size);
+
+/*
  * Reads len bytes at offset of the stream starting at first_block into
- * dest.  Every page is checked; damage raises ERRCODE_DATA_CORRUPTED with
- * the given context (for example "stripe 3, column \"price\"").
+ * dest.  Every page is checked; damage raises ERRCODE_DATA_CORRUPTED
+ * naming place.
  */
 extern void storage_read_stream(Relation rel, uint64 first_block,
 								uint64 offset, char *dest, uint64 len,
 								BufferAccessStrategy strategy,
-								const char *context);
+								const StreamPlace *place);
 
 struct FrameDirectory;
 
@@ -90,7 +106,7 @@ extern const char *storage_read_frame_directory(Relation rel,
 												uint32 row_count,
 												uint64 raw_total,
 												BufferAccessStrategy strategy,
-												const char *context,
+												const StreamPlace *place,
 												struct FrameDirectory *dir);
 
 /* Number of blocks a stream of len bytes occupies. */

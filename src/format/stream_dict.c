@@ -121,7 +121,7 @@ load_dict(const StreamDictRef *ref, const Codec *codec, uint32 length,
 
 	storage_read_stream(ref->rel, ref->first_block,
 						ref->offset + FRAMES_DICT_HEADER_SIZE, read, length,
-						ref->strategy, ref->context);
+						ref->strategy, ref->place);
 	*problem = frames_dict_check(read, length, checksum);
 	workspace_size = codec->dict_workspace((int32) length, false, 0);
 	if (*problem == NULL && (workspace_size == 0 || workspace_size > MaxAllocSize))
@@ -174,7 +174,7 @@ stream_dict_get(const StreamDictRef *ref, const Codec *codec,
 	}
 	storage_read_stream(ref->rel, ref->first_block, ref->offset, header,
 						Min(sizeof(header), ref->stream_length - ref->offset),
-						ref->strategy, ref->context);
+						ref->strategy, ref->place);
 	*problem = frames_dict_header(header, ref->stream_length - ref->offset,
 								  &length, &checksum);
 	if (*problem != NULL)

@@ -25,7 +25,7 @@ typedef struct StreamDictRef
 	int			part;			/* which of the stream's dictionaries */
 	uint64		offset;			/* of the stored dictionary in the stream */
 	BufferAccessStrategy strategy;
-	const char *context;		/* for storage_read_stream's errors */
+	const StreamPlace *place;	/* for storage_read_stream's errors */
 } StreamDictRef;
 
 /*

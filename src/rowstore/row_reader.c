@@ -252,10 +252,13 @@ check_batch(RowReader *r, const BatchMeta *b)
 	return codec;
 }
 
-static void
-batch_context(const BatchMeta *b, char *context, size_t size)
+/* What storage_read_stream names in an error about the batch's pages. */
+static StreamPlace
+batch_place(const BatchMeta *b)
 {
-	snprintf(context, size, "Batch " UINT64_FORMAT, b->batch_num);
+	StreamPlace place = {"Batch", b->batch_num, NULL};
+
+	return place;
 }
 
 /* The dictionary the batch's frames were compressed with, or NULL. */
@@ -264,13 +267,13 @@ batch_dict(RowReader *r, const BatchMeta *b, const Codec *codec,
 		   BufferAccessStrategy strategy)
 {
 	StreamDictRef where;
-	char		context[64];
+	StreamPlace place;
 	const CodecDict *dict;
 	const char *problem;
 
 	if (b->dict_offset == BATCH_NO_DICT)
 		return NULL;
-	batch_context(b, context, sizeof(context));
+	place = batch_place(b);
 	where.rel = r->rel;
 	where.first_block = b->first_block;
 	where.stream_num = b->batch_num;
@@ -278,7 +281,7 @@ batch_dict(RowReader *r, const BatchMeta *b, const Codec *codec,
 	where.part = 0;
 	where.offset = b->dict_offset;
 	where.strategy = strategy;
-	where.context = context;
+	where.place = &place;
 	dict = stream_dict_get(&where, codec, &problem);
 	if (dict == NULL)
 		batch_corrupted(r, b, problem);
@@ -322,7 +325,7 @@ static void
 read_batch_rows(RowReader *r, const BatchMeta *b, const Codec *codec)
 {
 	char	   *stored;
-	char		context[64];
+	StreamPlace place;
 	pg_crc32c	crc;
 	const char *problem;
 	FrameDirectory dir;
@@ -332,10 +335,10 @@ read_batch_rows(RowReader *r, const BatchMeta *b, const Codec *codec)
 	uint64		base = 0;
 	uint32		i;
 
-	batch_context(b, context, sizeof(context));
+	place = batch_place(b);
 	stored = palloc(Max(unit_length, 1));
 	storage_read_stream(r->rel, b->first_block, 0, stored, unit_length,
-						r->strategy, context);
+						r->strategy, &place);
 	INIT_CRC32C(crc);
 	COMP_CRC32C(crc, stored, unit_length);
 	FIN_CRC32C(crc);
@@ -433,19 +436,19 @@ load_frame(RowReader *r, int index, uint32 pos)
 
 	if (r->batch_index != index)
 	{
-		char		context[64];
+		StreamPlace place;
 		const char *problem;
 
 		MemoryContextReset(r->frames_cxt);
 		r->batch_index = -1;
 		r->batch = NULL;
 		r->frame = -1;
-		batch_context(b, context, sizeof(context));
+		place = batch_place(b);
 		old = MemoryContextSwitchTo(r->frames_cxt);
 		problem = storage_read_frame_directory(r->rel, b->first_block, 0,
 											   batch_unit_length(b),
 											   (uint32) b->row_count,
-											   b->raw_length, NULL, context,
+											   b->raw_length, NULL, &place,
 											   &r->frames);
 		MemoryContextSwitchTo(old);
 		if (problem != NULL)
@@ -457,7 +460,7 @@ load_frame(RowReader *r, int index, uint32 pos)
 	e = &r->frames.entries[f];
 	if (r->frame != (int) f)
 	{
-		char		context[64];
+		StreamPlace place;
 
 		MemoryContextReset(r->batch_cxt);
 		r->frame = -1;
@@ -465,9 +468,9 @@ load_frame(RowReader *r, int index, uint32 pos)
 		nrows = frames_rows(r->frames.entries, r->frames.nframes, f,
 							(uint32) b->row_count);
 		stored = palloc(Max(e->stored_length, 1));
-		batch_context(b, context, sizeof(context));
+		place = batch_place(b);
 		storage_read_stream(r->rel, b->first_block, r->frames.offsets[f], stored,
-							e->stored_length, NULL, context);
+							e->stored_length, NULL, &place);
 		r->raw = palloc(Max(e->raw_length, 1));
 		r->raw_length = e->raw_length;
 		r->row_offsets = palloc(sizeof(uint32) * nrows);
