@@ -405,6 +405,23 @@ CREATE TABLE engine.free_extent (
 );
 GRANT SELECT ON engine.retired_stream, engine.free_extent TO PUBLIC;
 
+-- Which stream (a colcompress stripe or a rowcompress batch) holds each run
+-- of consecutive row numbers, written and deleted with the stream's own
+-- metadata row (src/catalog/stream_runs.c).  Row numbers are never given
+-- twice, so runs never overlap and the run with the greatest first row
+-- number at or below a row's number is the only one that can hold it: a
+-- fetch by TID finds its stream in an index instead of reading every
+-- stream's metadata.
+CREATE TABLE engine.row_run (
+	storage_id bigint NOT NULL,
+	stream_num bigint NOT NULL,
+	first_row_number bigint NOT NULL,
+	row_count bigint NOT NULL,
+	PRIMARY KEY (storage_id, stream_num, first_row_number)
+);
+CREATE INDEX row_run_lookup ON engine.row_run (storage_id, first_row_number);
+GRANT SELECT ON engine.row_run TO PUBLIC;
+
 -- Row numbers a transaction has reserved for rows it still buffers, in a
 -- table with a unique index (src/catalog/row_reservations.c).  Another
 -- session's unique check that meets one of those row numbers in the index

@@ -23,6 +23,7 @@
 
 #include "catalog/batch_meta.h"
 #include "catalog/meta_tables.h"
+#include "catalog/stream_runs.h"
 
 /* Column numbers of engine.batch. */
 enum
@@ -131,6 +132,13 @@ batch_meta_list(uint64 storage_id, Snapshot snapshot)
 							 batch_from_tuple, batch_cmp);
 }
 
+BatchMeta *
+batch_meta_get(uint64 storage_id, uint64 batch_num, Snapshot snapshot)
+{
+	return meta_get_stream("batch", "batch_pkey", storage_id, batch_num,
+						   snapshot, batch_from_tuple);
+}
+
 void
 batch_meta_insert(const BatchMeta *b)
 {
@@ -167,17 +175,20 @@ batch_meta_insert(const BatchMeta *b)
 	CatalogTupleInsert(rel, tuple);
 	heap_freetuple(tuple);
 	table_close(rel, RowExclusiveLock);
+	stream_runs_insert(b->storage_id, b->batch_num, b->runs, b->nruns);
 }
 
 void
 batch_meta_delete_batch(uint64 storage_id, uint64 batch_num)
 {
+	stream_runs_delete(storage_id, (int64) batch_num);
 	meta_delete_rows("batch", "batch_pkey", storage_id, (int64) batch_num);
 }
 
 void
 batch_meta_delete_storage(uint64 storage_id)
 {
+	stream_runs_delete(storage_id, -1);
 	meta_delete_rows("batch", "batch_pkey", storage_id, -1);
 	CommandCounterIncrement();
 }

@@ -64,6 +64,10 @@ extern void batch_meta_zone_map(BatchMeta *b);
 /* The batches of a storage that snapshot sees, ordered by batch number. */
 extern List *batch_meta_list(uint64 storage_id, Snapshot snapshot);
 
+/* Batch batch_num of the storage, as snapshot sees it, or NULL. */
+extern BatchMeta *batch_meta_get(uint64 storage_id, uint64 batch_num,
+								 Snapshot snapshot);
+
 extern void batch_meta_insert(const BatchMeta *batch);
 
 /* Removes one batch's row (a rewrite replaced it). */

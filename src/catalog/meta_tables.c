@@ -220,25 +220,52 @@ meta_cid_runs_values(Datum array, int *ncids)
 	return (CidRun *) pairs_values(array, ncids);
 }
 
+/* Rows of storage_id (of stream stream_num unless it is negative). */
+static List *
+read_rows(const char *table, const char *index, uint64 storage_id,
+		  int64 stream_num, Snapshot snapshot,
+		  void *(*from_tuple) (HeapTuple tuple, TupleDesc desc))
+{
+	Relation	rel = meta_table_open(table, AccessShareLock);
+	ScanKeyData keys[2];
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	List	   *rows = NIL;
+
+	meta_storage_key(&keys[0], 1, storage_id);
+	ScanKeyInit(&keys[1], 2, BTEqualStrategyNumber, F_INT8EQ,
+				Int64GetDatum(stream_num));
+	scan = systable_beginscan(rel, meta_table_relid(index), true,
+							  meta_snapshot_for(snapshot),
+							  stream_num < 0 ? 1 : 2, keys);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+		rows = lappend(rows, from_tuple(tuple, RelationGetDescr(rel)));
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return rows;
+}
+
+void *
+meta_get_stream(const char *table, const char *index, uint64 storage_id,
+				uint64 stream_num, Snapshot snapshot,
+				void *(*from_tuple) (HeapTuple tuple, TupleDesc desc))
+{
+	List	   *rows = read_rows(table, index, storage_id, (int64) stream_num,
+								 snapshot, from_tuple);
+
+	if (list_length(rows) > 1)
+		meta_corrupted(table, storage_id, "a stream has two visible rows");
+	return rows == NIL ? NULL : linitial(rows);
+}
+
 List *
 meta_list_storage(const char *table, const char *index, uint64 storage_id,
 				  Snapshot snapshot,
 				  void *(*from_tuple) (HeapTuple tuple, TupleDesc desc),
 				  list_sort_comparator cmp)
 {
-	Relation	rel = meta_table_open(table, AccessShareLock);
-	ScanKeyData key;
-	SysScanDesc scan;
-	HeapTuple	tuple;
-	List	   *rows = NIL;
-
-	meta_storage_key(&key, 1, storage_id);
-	scan = systable_beginscan(rel, meta_table_relid(index), true,
-							  meta_snapshot_for(snapshot), 1, &key);
-	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
-		rows = lappend(rows, from_tuple(tuple, RelationGetDescr(rel)));
-	systable_endscan(scan);
-	table_close(rel, AccessShareLock);
+	List	   *rows = read_rows(table, index, storage_id, -1, snapshot,
+								 from_tuple);
 
 	/* the index returns them in order, unless system indexes are ignored */
 	list_sort(rows, cmp);

@@ -58,6 +58,15 @@ extern List *meta_list_storage(const char *table, const char *index,
 							   list_sort_comparator cmp);
 
 /*
+ * The row of stream stream_num (key column 2) of storage_id in table that
+ * snapshot sees, as from_tuple makes it, or NULL.
+ */
+extern void *meta_get_stream(const char *table, const char *index,
+							 uint64 storage_id, uint64 stream_num,
+							 Snapshot snapshot,
+							 void *(*from_tuple) (HeapTuple tuple, TupleDesc desc));
+
+/*
  * Deletes the rows of engine.<table> whose first column is storage_id and,
  * when stream_num >= 0, whose second column (the stripe or batch number)
  * is stream_num, through its primary key index engine.<index>.

@@ -25,6 +25,7 @@
 #include "utils/snapmgr.h"
 
 #include "catalog/meta_tables.h"
+#include "catalog/stream_runs.h"
 #include "catalog/stripe_meta.h"
 
 /* Column numbers of engine.stripe, engine.chunk_group and engine.chunk. */
@@ -143,6 +144,13 @@ stripe_meta_list(uint64 storage_id, Snapshot snapshot)
 {
 	return meta_list_storage("stripe", "stripe_pkey", storage_id, snapshot,
 							 stripe_from_tuple, stripe_cmp);
+}
+
+StripeMeta *
+stripe_meta_get(uint64 storage_id, uint64 stripe_num, Snapshot snapshot)
+{
+	return meta_get_stream("stripe", "stripe_pkey", storage_id, stripe_num,
+						   snapshot, stripe_from_tuple);
 }
 
 static void
@@ -307,6 +315,7 @@ stripe_meta_insert(const StripeMeta *s, const uint32 *group_rows,
 		CatalogTupleInsert(rel, tuple);
 		table_close(rel, RowExclusiveLock);
 	}
+	stream_runs_insert(s->storage_id, s->stripe_num, s->runs, s->nruns);
 
 	rel = meta_table_open("chunk_group", RowExclusiveLock);
 	for (g = 0; g < s->chunk_group_count; g++)
@@ -362,6 +371,7 @@ stripe_meta_insert(const StripeMeta *s, const uint32 *group_rows,
 void
 stripe_meta_delete_stripe(uint64 storage_id, uint64 stripe_num)
 {
+	stream_runs_delete(storage_id, (int64) stripe_num);
 	meta_delete_rows("chunk", "chunk_pkey", storage_id, (int64) stripe_num);
 	meta_delete_rows("chunk_group", "chunk_group_pkey", storage_id, (int64) stripe_num);
 	meta_delete_rows("stripe", "stripe_pkey", storage_id, (int64) stripe_num);
@@ -370,6 +380,7 @@ stripe_meta_delete_stripe(uint64 storage_id, uint64 stripe_num)
 void
 stripe_meta_delete_storage(uint64 storage_id)
 {
+	stream_runs_delete(storage_id, -1);
 	meta_delete_rows("chunk", "chunk_pkey", storage_id, -1);
 	meta_delete_rows("chunk_group", "chunk_group_pkey", storage_id, -1);
 	meta_delete_rows("stripe", "stripe_pkey", storage_id, -1);

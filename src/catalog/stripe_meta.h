@@ -61,6 +61,10 @@ typedef struct ChunkMeta
 /* The stripes of a storage that snapshot sees, ordered by stripe number. */
 extern List *stripe_meta_list(uint64 storage_id, Snapshot snapshot);
 
+/* Stripe stripe_num of the storage, as snapshot sees it, or NULL. */
+extern StripeMeta *stripe_meta_get(uint64 storage_id, uint64 stripe_num,
+								   Snapshot snapshot);
+
 /*
  * Chunk metadata of a stripe, as an array indexed
  * [chunk_group * column_count + attr_index]; chunk group row counts into

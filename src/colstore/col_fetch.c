@@ -3,9 +3,12 @@
  * col_fetch.c
  *	  Fetching colcompress rows by row number.
  *
- *	  A ColFetch is what a snapshot sees: the stripe list (read once with
- *	  the snapshot) and a lookup from row number to stripe and position.
- *	  Stripes are immutable once written, so it can serve every fetch of a
+ *	  A ColFetch is what a snapshot sees of the stripes: those its fetches
+ *	  met, each found through engine.row_run and read alone, or all of
+ *	  them once many were (catalog/stream_runs.c).  Reading every stripe's
+ *	  metadata for a lookup of a few rows made its cost grow with the
+ *	  table.  Stripes are
+ *	  immutable once written, so a ColFetch can serve every fetch of a
  *	  transaction with that snapshot, and every cursor over it.
  *
  *	  A cursor decodes.  A row's chunk group follows from its position
@@ -36,6 +39,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
+#include "catalog/stream_runs.h"
 #include "catalog/stripe_meta.h"
 #include "colstore/col_chunk.h"
 #include "colstore/col_fetch.h"
@@ -48,9 +52,8 @@ struct ColFetch
 	Relation	rel;
 	Snapshot	snapshot;
 	MemoryContext cxt;
-	StripeMeta **stripes;
-	int			nstripes;
-	StreamLookup *lookup;
+	bool		have_storage;	/* the relation has a metapage */
+	StreamFinder stripes;		/* the stripes met, StripeMeta */
 };
 
 /*
@@ -80,8 +83,8 @@ struct ColFetchCursor
 	ColFetch   *fetch;
 	MemoryContext cxt;
 
-	/* the chunk group whose metadata is loaded (stripe index, group) */
-	int			stripe_index;
+	/* the chunk group whose metadata is loaded (stripe, group) */
+	StripeMeta *stripe;
 	int			group;
 	ChunkMeta  *chunks;			/* [column_count] */
 	MemoryContext group_cxt;
@@ -92,41 +95,46 @@ struct ColFetchCursor
 	bool	   *skipped;		/* [natts] columns left NULL; NULL: none */
 };
 
+static void *
+get_stripe(uint64 storage_id, uint64 num, Snapshot snapshot)
+{
+	return stripe_meta_get(storage_id, num, snapshot);
+}
+
+static void
+describe_stripe(const void *stream, uint64 *num, StreamLookupEntry *entry)
+{
+	const StripeMeta *s = stream;
+
+	*num = s->stripe_num;
+	entry->first = s->first_row_number;
+	entry->last = s->last_row_number;
+	entry->runs = s->runs;
+	entry->nruns = s->nruns;
+}
+
+static const StreamFinderOps stripe_finder_ops = {
+	.get = get_stripe,
+	.list = stripe_meta_list,
+	.describe = describe_stripe,
+	.kind = "stripe",
+};
+
 ColFetch *
 col_fetch_begin(Relation rel, Snapshot snapshot)
 {
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
 											  "colcompress fetch",
 											  ALLOCSET_DEFAULT_SIZES);
-	MemoryContext old = MemoryContextSwitchTo(cxt);
-	ColFetch   *f = palloc0(sizeof(ColFetch));
+	ColFetch   *f = MemoryContextAllocZero(cxt, sizeof(ColFetch));
 	StorageMeta meta;
-	StreamLookupEntry *entries;
-	ListCell   *lc;
-	List	   *stripes = NIL;
-	int			i = 0;
 
 	f->rel = rel;
 	f->snapshot = snapshot;
 	f->cxt = cxt;
-	if (storage_read_meta(rel, &meta))
-		stripes = stripe_meta_list(meta.storage_id, snapshot);
-	f->nstripes = list_length(stripes);
-	f->stripes = palloc(sizeof(StripeMeta *) * Max(f->nstripes, 1));
-	entries = palloc(sizeof(StreamLookupEntry) * Max(f->nstripes, 1));
-	foreach(lc, stripes)
-	{
-		StripeMeta *s = lfirst(lc);
-
-		f->stripes[i] = s;
-		entries[i].first = s->first_row_number;
-		entries[i].last = s->last_row_number;
-		entries[i].runs = s->runs;
-		entries[i].nruns = s->nruns;
-		i++;
-	}
-	f->lookup = row_runs_lookup_build(entries, f->nstripes);
-	MemoryContextSwitchTo(old);
+	f->have_storage = storage_read_meta(rel, &meta);
+	stream_finder_init(&f->stripes, &stripe_finder_ops, rel,
+					   f->have_storage ? meta.storage_id : 0, snapshot, cxt);
 	return f;
 }
 
@@ -147,7 +155,7 @@ col_fetch_cursor(ColFetch *f)
 
 	c->fetch = f;
 	c->cxt = cxt;
-	c->stripe_index = -1;
+	c->stripe = NULL;
 	c->group = -1;
 	c->group_cxt = AllocSetContextCreate(cxt, "colcompress fetch group",
 										 ALLOCSET_SMALL_SIZES);
@@ -196,18 +204,17 @@ metadata_corrupted(ColFetchCursor *c, const StripeMeta *s, const char *what)
 			 errdetail("Stripe " UINT64_FORMAT ": %s.", s->stripe_num, what)));
 }
 
-/* Makes chunk group group of stripe si the cursor's current group. */
+/* Makes chunk group group of stripe s the cursor's current group. */
 static void
-use_group(ColFetchCursor *c, int si, int group)
+use_group(ColFetchCursor *c, StripeMeta *s, int group)
 {
-	StripeMeta *s = c->fetch->stripes[si];
 	MemoryContext old;
 	int			a;
 
-	if (c->stripe_index == si && c->group == group)
+	if (c->stripe == s && c->group == group)
 		return;
 	MemoryContextReset(c->group_cxt);
-	c->stripe_index = -1;
+	c->stripe = NULL;
 	c->group = -1;
 	for (a = 0; a < c->natts; a++)
 	{
@@ -217,7 +224,7 @@ use_group(ColFetchCursor *c, int si, int group)
 	old = MemoryContextSwitchTo(c->group_cxt);
 	c->chunks = stripe_meta_group_chunks(s, c->fetch->snapshot, group);
 	MemoryContextSwitchTo(old);
-	c->stripe_index = si;
+	c->stripe = s;
 	c->group = group;
 }
 
@@ -277,7 +284,7 @@ column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 	ColChunkRef ref;
 
 	ref.rel = c->fetch->rel;
-	ref.stripe = c->fetch->stripes[c->stripe_index];
+	ref.stripe = c->stripe;
 	ref.group = c->group;
 	ref.attr = attr;
 	ref.chunk = &c->chunks[a];
@@ -308,7 +315,6 @@ col_fetch_row(ColFetchCursor *c, uint64 rownum, TupleTableSlot *slot,
 	TupleDesc	desc = slot ? slot->tts_tupleDescriptor : NULL;
 	StripeMeta *s;
 	uint64		pos;
-	int			si;
 	uint64		group;
 	uint32		row;
 	uint32		group_rows;
@@ -320,14 +326,18 @@ col_fetch_row(ColFetchCursor *c, uint64 rownum, TupleTableSlot *slot,
 				 errmsg("fetch from \"%s\" asked for %d columns, the table has %d",
 						RelationGetRelationName(f->rel), desc->natts, c->natts)));
 
-	s = c->stripe_index >= 0 ? f->stripes[c->stripe_index] : NULL;
-	if (s != NULL && rownum >= s->first_row_number &&
-		rownum <= s->last_row_number &&
-		row_runs_find(s->runs, s->nruns, rownum, &pos))
-		si = c->stripe_index;
-	else if ((si = row_runs_lookup(f->lookup, rownum, &pos)) < 0)
-		return false;
-	s = f->stripes[si];
+	s = c->stripe;
+	if (s == NULL || rownum < s->first_row_number ||
+		rownum > s->last_row_number ||
+		!row_runs_find(s->runs, s->nruns, rownum, &pos))
+	{
+		int			si;
+
+		if (!f->have_storage ||
+			(si = stream_finder_find(&f->stripes, rownum, &pos)) < 0)
+			return false;
+		s = f->stripes.streams[si];
+	}
 	/* rows of this transaction's later commands are not visible */
 	if (pos >= stripe_visible_rows(s, f->snapshot))
 	{
@@ -346,7 +356,7 @@ col_fetch_row(ColFetchCursor *c, uint64 rownum, TupleTableSlot *slot,
 	row = (uint32) (pos - group * s->chunk_group_row_limit);
 	group_rows = (uint32) Min((uint64) s->chunk_group_row_limit,
 							  s->row_count - group * s->chunk_group_row_limit);
-	use_group(c, si, (int) group);
+	use_group(c, s, (int) group);
 
 	ExecClearTuple(slot);
 	for (a = 0; a < desc->natts; a++)

@@ -20,7 +20,9 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/resowner.h"
+#include "utils/snapmgr.h"
 
+#include "catalog/stream_runs.h"
 #include "format/storage_verify.h"
 
 void
@@ -155,11 +157,52 @@ check_overlaps(StorageVerify *v, VerifyRange *ranges, int n, const char *what)
 								  what, v->unit, ranges[i - 1].stream);
 }
 
+/*
+ * engine.row_run must hold exactly the streams' runs (v->rows, sorted):
+ * fetches by TID find streams through it.
+ */
+static void
+check_run_table(StorageVerify *v)
+{
+	int			n;
+	StreamRun  *runs = stream_runs_read(v->meta.storage_id, GetActiveSnapshot(), &n);
+	int			i = 0;
+	int			k = 0;
+
+	while (i < v->nrow_ranges || k < n)
+	{
+		VerifyRange *r = i < v->nrow_ranges ? &v->rows[i] : NULL;
+		StreamRun  *t = k < n ? &runs[k] : NULL;
+
+		if (r != NULL && r->end == r->first)
+			i++;				/* an empty run has no row */
+		else if (r != NULL && t != NULL && r->first == t->run.first &&
+				 r->end == t->run.first + t->run.count && r->stream == t->stream_num)
+			i++, k++;
+		else if (t == NULL || (r != NULL && r->first <= t->run.first))
+		{
+			storage_verify_report(v, (int64) r->stream, 0,
+								  "engine.row_run lacks its row numbers " UINT64_FORMAT " to " UINT64_FORMAT,
+								  r->first, r->end - 1);
+			i++;
+		}
+		else
+		{
+			storage_verify_report(v, (int64) t->stream_num, 0,
+								  "engine.row_run gives it row numbers " UINT64_FORMAT " to " UINT64_FORMAT " that it does not hold",
+								  t->run.first, t->run.first + t->run.count - 1);
+			k++;
+		}
+	}
+	pfree(runs);
+}
+
 void
 storage_verify_overlaps(StorageVerify *v)
 {
 	check_overlaps(v, v->blocks, v->nblock_ranges, "blocks");
 	check_overlaps(v, v->rows, v->nrow_ranges, "row numbers");
+	check_run_table(v);
 }
 
 bool

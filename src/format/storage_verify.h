@@ -65,7 +65,10 @@ extern void storage_verify_stream(StorageVerify *v, uint64 stream,
 								  const RowRun *runs, int nruns,
 								  uint64 row_count);
 
-/* After every stream: reports blocks or row numbers used twice. */
+/*
+ * After every stream: reports blocks or row numbers used twice, and runs
+ * engine.row_run lacks or has that no stream holds.
+ */
 extern void storage_verify_overlaps(StorageVerify *v);
 
 /*

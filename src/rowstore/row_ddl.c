@@ -26,7 +26,7 @@ insert_row(void *writer, Relation rel, TupleTableSlot *slot, CommandId cid)
 static void *
 fetch_begin(Relation rel, Snapshot snapshot)
 {
-	return row_reader_begin(rel, snapshot, NULL);
+	return row_reader_begin_fetch(rel, snapshot);
 }
 
 static void *

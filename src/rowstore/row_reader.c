@@ -62,9 +62,52 @@ set_desc(RowReader *r, TupleDesc desc)
 	MemoryContextSwitchTo(old);
 }
 
+static void *
+get_batch(uint64 storage_id, uint64 num, Snapshot snapshot)
+{
+	return batch_meta_get(storage_id, num, snapshot);
+}
+
+static void
+describe_batch(const void *stream, uint64 *num, StreamLookupEntry *entry)
+{
+	const BatchMeta *b = stream;
+
+	*num = b->batch_num;
+	entry->first = b->first_row_number;
+	entry->last = b->last_row_number;
+	entry->runs = b->runs;
+	entry->nruns = b->nruns;
+}
+
+static const StreamFinderOps batch_finder_ops = {
+	.get = get_batch,
+	.list = batch_meta_list,
+	.describe = describe_batch,
+	.kind = "batch",
+};
+
+static RowReader *reader_create(Relation rel, Snapshot snapshot,
+								RowParallelScanDescData *parallel,
+								bool list_batches);
+static BatchMeta *fetch_batch_meta(RowReader *r, int index);
+
 RowReader *
 row_reader_begin(Relation rel, Snapshot snapshot,
 				 RowParallelScanDescData *parallel)
+{
+	return reader_create(rel, snapshot, parallel, true);
+}
+
+RowReader *
+row_reader_begin_fetch(Relation rel, Snapshot snapshot)
+{
+	return reader_create(rel, snapshot, NULL, false);
+}
+
+static RowReader *
+reader_create(Relation rel, Snapshot snapshot,
+			  RowParallelScanDescData *parallel, bool list_batches)
 {
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
 											  "rowcompress reader",
@@ -83,8 +126,16 @@ row_reader_begin(Relation rel, Snapshot snapshot,
 	r->batch_cxt = AllocSetContextCreate(cxt, "rowcompress batch",
 										 ALLOCSET_DEFAULT_SIZES);
 	set_desc(r, RelationGetDescr(rel));
-	if (storage_read_meta(rel, &meta))
+	if (!storage_read_meta(rel, &meta))
+		;
+	else if (list_batches)
 		r->batches = batch_meta_list(meta.storage_id, snapshot);
+	else
+	{
+		r->finder = palloc(sizeof(StreamFinder));
+		stream_finder_init(r->finder, &batch_finder_ops, rel, meta.storage_id,
+						   snapshot, cxt);
+	}
 	r->nbatches = list_length(r->batches);
 	r->batch_index = -1;
 	r->frame = -1;
@@ -426,7 +477,7 @@ row_reader_load_batch(RowReader *r, int index)
 static uint32 *
 load_frame(RowReader *r, int index, uint32 pos)
 {
-	BatchMeta  *b = list_nth(r->batches, index);
+	BatchMeta  *b = fetch_batch_meta(r, index);
 	const Codec *codec = check_batch(r, b);
 	MemoryContext old;
 	const FrameEntry *e;
@@ -641,31 +692,31 @@ row_reader_store_row(RowReader *r, uint32 i, TupleTableSlot *slot)
 	store_tuple(r, &r->row_offsets[i], r->rownums[i], slot);
 }
 
-/* Index (into batches) of the batch holding rownum, or -1; *pos its row. */
-static int
-find_batch(RowReader *r, uint64 rownum, uint64 *pos)
+/* A fetch's batch index (from fetch_batch) */
+static BatchMeta *
+fetch_batch_meta(RowReader *r, int index)
 {
-	if (r->shared != NULL)
-		return find_batch(r->shared, rownum, pos);
-	if (r->lookup == NULL)
+	RowReader  *owner = r->shared != NULL ? r->shared : r;
+
+	return owner->finder != NULL ? owner->finder->streams[index] :
+		list_nth(owner->batches, index);
+}
+
+/* Index of the batch holding rownum, or -1; *pos its row. */
+static int
+fetch_batch(RowReader *r, uint64 rownum, uint64 *pos)
+{
+	RowReader  *owner = r->shared != NULL ? r->shared : r;
+
+	if (owner->finder == NULL)
 	{
-		MemoryContext old = MemoryContextSwitchTo(r->cxt);
-		StreamLookupEntry *e = palloc(sizeof(StreamLookupEntry) * Max(r->nbatches, 1));
-		int			i;
-
-		for (i = 0; i < r->nbatches; i++)
-		{
-			BatchMeta  *b = list_nth(r->batches, i);
-
-			e[i].first = b->first_row_number;
-			e[i].last = b->last_row_number;
-			e[i].runs = b->runs;
-			e[i].nruns = b->nruns;
-		}
-		r->lookup = row_runs_lookup_build(e, r->nbatches);
-		MemoryContextSwitchTo(old);
+		/* a scan's reader: every batch is known */
+		owner->finder = MemoryContextAlloc(owner->cxt, sizeof(StreamFinder));
+		stream_finder_init(owner->finder, &batch_finder_ops, owner->rel, 0,
+						   owner->snapshot, owner->cxt);
+		stream_finder_known(owner->finder, owner->batches);
 	}
-	return row_runs_lookup(r->lookup, rownum, pos);
+	return stream_finder_find(owner->finder, rownum, pos);
 }
 
 bool
@@ -680,11 +731,11 @@ row_fetch(RowReader *r, uint64 rownum, TupleTableSlot *slot, bool *later_own)
 		row_runs_find(r->batch->runs, r->batch->nruns, rownum, &pos))
 		index = r->batch_index;
 	else
-		index = find_batch(r, rownum, &pos);
+		index = fetch_batch(r, rownum, &pos);
 	if (index < 0)
 		return false;
 	/* rows of this transaction's later commands are not visible */
-	if (pos >= batch_visible_rows(list_nth(r->batches, index), r->snapshot))
+	if (pos >= batch_visible_rows(fetch_batch_meta(r, index), r->snapshot))
 	{
 		if (later_own)
 			*later_own = true;

@@ -17,6 +17,7 @@
 
 #include "catalog/batch_meta.h"
 #include "catalog/zone_map.h"
+#include "catalog/stream_runs.h"
 #include "codec/frames.h"
 #include "rowstore/row_batch.h"
 
@@ -55,8 +56,8 @@ typedef struct RowReader
 	 * A cursor (row_reader_cursor) decodes one frame at a time: raw and
 	 * row_offsets are then frame frame's, frames the batch's directory.
 	 */
-	struct RowReader *shared;	/* whose batch list and lookup */
-	StreamLookup *lookup;		/* row_fetch's, built on first use */
+	struct RowReader *shared;	/* whose batches */
+	StreamFinder *finder;		/* a fetch reader's batches, as met */
 	bool		keep_deleted;	/* positions must stay the stored ones */
 	bool		no_columns;		/* rows are counted, not read (count(*)) */
 	int			frame;			/* -1: the whole batch is loaded */
@@ -76,6 +77,13 @@ typedef struct RowReader
 
 extern RowReader *row_reader_begin(Relation rel, Snapshot snapshot,
 								   RowParallelScanDescData *parallel);
+
+/*
+ * A reader for fetches by row number (row_reader_cursor, row_fetch) that
+ * reads no batch list: it finds the batches its fetches need
+ * (catalog/stream_runs.h).
+ */
+extern RowReader *row_reader_begin_fetch(Relation rel, Snapshot snapshot);
 extern void row_reader_end(RowReader *reader);
 
 /*
