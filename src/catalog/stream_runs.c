@@ -275,21 +275,18 @@ stream_finder_find(StreamFinder *f, uint64 rownum, uint64 *pos)
 	old = MemoryContextSwitchTo(f->cxt);
 	stream = f->ops->get(f->storage_id, num, f->snapshot);
 	MemoryContextSwitchTo(old);
-	if (stream == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("metadata of table \"%s\" is damaged",
-						RelationGetRelationName(f->rel)),
-				 errdetail("engine.row_run gives row number " UINT64_FORMAT " to %s " UINT64_FORMAT ", which has no metadata row.",
-						   rownum, f->ops->kind, num)));
-	add_stream(f, stream);
+	if (stream != NULL)
+		add_stream(f, stream);
 	i = f->n - 1;
-	if (!row_runs_find(f->entries[i].runs, f->entries[i].nruns, rownum, pos))
+	if (stream == NULL ||
+		!row_runs_find(f->entries[i].runs, f->entries[i].nruns, rownum, pos))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("metadata of table \"%s\" is damaged",
 						RelationGetRelationName(f->rel)),
-				 errdetail("engine.row_run gives row number " UINT64_FORMAT " to %s " UINT64_FORMAT ", whose row runs do not hold it.",
-						   rownum, f->ops->kind, num)));
+				 errdetail("engine.row_run gives row number " UINT64_FORMAT " to %s " UINT64_FORMAT ", which %s.",
+						   rownum, f->ops->kind, num,
+						   stream == NULL ? "has no metadata row" : "does not hold it"),
+				 errhint("Check the table with %s.", f->ops->verify_function)));
 	return i;
 }

@@ -63,6 +63,7 @@ typedef struct StreamFinderOps
 	void		(*describe) (const void *stream, uint64 *num,
 							 StreamLookupEntry *entry);
 	const char *kind;			/* "stripe", "batch": for errors */
+	const char *verify_function;	/* for their hint */
 } StreamFinderOps;
 
 typedef struct StreamFinder

@@ -118,6 +118,7 @@ static const StreamFinderOps stripe_finder_ops = {
 	.list = stripe_meta_list,
 	.describe = describe_stripe,
 	.kind = "stripe",
+	.verify_function = "engine.colcompress_verify()",
 };
 
 ColFetch *

@@ -85,6 +85,7 @@ static const StreamFinderOps batch_finder_ops = {
 	.list = batch_meta_list,
 	.describe = describe_batch,
 	.kind = "batch",
+	.verify_function = "engine.rowcompress_verify()",
 };
 
 static RowReader *reader_create(Relation rel, Snapshot snapshot,

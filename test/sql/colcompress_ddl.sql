@@ -28,23 +28,11 @@ SELECT reltuples BETWEEN 300000 AND 340000 AS reltuples_ok FROM pg_class WHERE o
 SELECT attname, n_distinct FROM pg_stats WHERE tablename = 'big' AND attname = 'grp';
 EXPLAIN (COSTS OFF) SELECT * FROM big WHERE grp = 3;
 
--- the planner's row estimate: counted while the table never was, then the
--- rows per block ANALYZE or VACUUM counted, scaled to the blocks it has now
-CREATE FUNCTION planned_rows(q text) RETURNS float8 LANGUAGE plpgsql AS $$
-DECLARE
-	plan json;
-BEGIN
-	EXECUTE 'EXPLAIN (FORMAT JSON) ' || q INTO plan;
-	RETURN (plan->0->'Plan'->>'Plan Rows')::float8;
-END $$;
-CREATE TABLE est (id int, label text) USING colcompress;
-INSERT INTO est SELECT g, 'label ' || (g % 100) FROM generate_series(1, 50000) g;
-SELECT planned_rows('SELECT * FROM est') AS counted;
-ANALYZE est;
-INSERT INTO est SELECT g, 'label ' || (g % 100) FROM generate_series(1, 50000) g;
-SELECT planned_rows('SELECT * FROM est') BETWEEN 90000 AND 110000 AS scaled;
-DROP TABLE est;
-DROP FUNCTION planned_rows(text);
+-- the planner's row estimate (test/sql/common/estimate.psql, run from test/sql)
+\set am colcompress
+\getenv abs_srcdir PG_ABS_SRCDIR
+\cd :abs_srcdir/sql
+\i common/estimate.psql
 
 -- VACUUM advances relfrozenxid (the data holds no xids)
 CREATE TABLE frozen_probe (a int) USING colcompress;
