@@ -78,6 +78,21 @@ stream_runs_insert(uint64 storage_id, uint64 stream_num, const RowRun *runs,
 	table_close(rel, RowExclusiveLock);
 }
 
+/* The run a row of engine.row_run records. */
+static StreamRun
+run_from_tuple(HeapTuple tuple, TupleDesc desc)
+{
+	Datum		values[Natts_row_run];
+	bool		nulls[Natts_row_run];
+	StreamRun	run;
+
+	heap_deform_tuple(tuple, desc, values, nulls);
+	run.stream_num = (uint64) DatumGetInt64(values[Anum_row_run_stream_num - 1]);
+	run.run.first = (uint64) DatumGetInt64(values[Anum_row_run_first_row_number - 1]);
+	run.run.count = (uint64) DatumGetInt64(values[Anum_row_run_row_count - 1]);
+	return run;
+}
+
 StreamRun *
 stream_runs_read(uint64 storage_id, Snapshot snapshot, int *n)
 {
@@ -97,19 +112,12 @@ stream_runs_read(uint64 storage_id, Snapshot snapshot, int *n)
 	*n = 0;
 	while (HeapTupleIsValid(tuple = systable_getnext_ordered(scan, ForwardScanDirection)))
 	{
-		Datum		values[Natts_row_run];
-		bool		nulls[Natts_row_run];
-
-		heap_deform_tuple(tuple, RelationGetDescr(rel), values, nulls);
 		if (*n == max)
 		{
 			max *= 2;
 			runs = repalloc(runs, sizeof(StreamRun) * max);
 		}
-		runs[*n].stream_num = (uint64) DatumGetInt64(values[Anum_row_run_stream_num - 1]);
-		runs[*n].run.first = (uint64) DatumGetInt64(values[Anum_row_run_first_row_number - 1]);
-		runs[*n].run.count = (uint64) DatumGetInt64(values[Anum_row_run_row_count - 1]);
-		(*n)++;
+		runs[(*n)++] = run_from_tuple(tuple, RelationGetDescr(rel));
 	}
 	systable_endscan_ordered(scan);
 	index_close(index, AccessShareLock);
@@ -145,20 +153,11 @@ stream_runs_find(uint64 storage_id, uint64 rownum, Snapshot snapshot,
 	tuple = systable_getnext_ordered(scan, BackwardScanDirection);
 	if (HeapTupleIsValid(tuple))
 	{
-		TupleDesc	desc = RelationGetDescr(rel);
-		Datum		values[Natts_row_run];
-		bool		nulls[Natts_row_run];
-		uint64		first;
-		uint64		count;
+		StreamRun	run = run_from_tuple(tuple, RelationGetDescr(rel));
 
-		heap_deform_tuple(tuple, desc, values, nulls);
-		first = (uint64) DatumGetInt64(values[Anum_row_run_first_row_number - 1]);
-		count = (uint64) DatumGetInt64(values[Anum_row_run_row_count - 1]);
-		if (rownum - first < count)
-		{
-			*stream_num = (uint64) DatumGetInt64(values[Anum_row_run_stream_num - 1]);
-			found = true;
-		}
+		found = rownum - run.run.first < run.run.count;
+		if (found)
+			*stream_num = run.stream_num;
 	}
 	systable_endscan_ordered(scan);
 	index_close(index, AccessShareLock);
@@ -182,8 +181,6 @@ stream_finder_init(StreamFinder *f, const StreamFinderOps *ops, Relation rel,
 static void
 add_stream(StreamFinder *f, void *stream)
 {
-	uint64		num;
-
 	if (f->n == f->max)
 	{
 		f->max = Max(8, f->max * 2);
@@ -193,8 +190,11 @@ add_stream(StreamFinder *f, void *stream)
 		f->entries = f->entries == NULL ?
 			MemoryContextAlloc(f->cxt, sizeof(StreamLookupEntry) * f->max) :
 			repalloc(f->entries, sizeof(StreamLookupEntry) * f->max);
+		f->nums = f->nums == NULL ?
+			MemoryContextAlloc(f->cxt, sizeof(uint64) * f->max) :
+			repalloc(f->nums, sizeof(uint64) * f->max);
 	}
-	f->ops->describe(stream, &num, &f->entries[f->n]);
+	f->ops->describe(stream, &f->nums[f->n], &f->entries[f->n]);
 	f->streams[f->n++] = stream;
 }
 
@@ -214,19 +214,12 @@ list_all(StreamFinder *f)
 	{
 		uint64		num;
 		StreamLookupEntry entry;
-		bool		seen = false;
 		int			i;
 
 		f->ops->describe(lfirst(lc), &num, &entry);
-		for (i = 0; i < known && !seen; i++)
-		{
-			uint64		other;
-			StreamLookupEntry e;
-
-			f->ops->describe(f->streams[i], &other, &e);
-			seen = other == num;
-		}
-		if (!seen)
+		for (i = 0; i < known && f->nums[i] != num; i++)
+			;
+		if (i == known)
 			add_stream(f, lfirst(lc));
 	}
 	f->lookup = row_runs_lookup_build(f->entries, f->n);

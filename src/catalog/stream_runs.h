@@ -76,7 +76,8 @@ typedef struct StreamFinder
 	int			n;
 	int			max;
 	void	  **streams;		/* [n] */
-	StreamLookupEntry *entries; /* [n] */
+	StreamLookupEntry *entries; /* [n], as ops->describe gives them */
+	uint64	   *nums;			/* [n], their numbers */
 	int			lookups;		/* streams found one by one */
 	StreamLookup *lookup;		/* over all of them, once listed */
 } StreamFinder;
