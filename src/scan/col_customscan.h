@@ -17,6 +17,14 @@
 
 extern void col_customscan_init(void);
 
+/*
+ * Parallel scans by our custom scans (scan_planner.c): the share of the
+ * rows one participant handles, and the workers a scan of relation gets
+ * (0: none).
+ */
+extern double parallel_divisor(int parallel_workers);
+extern int	parallel_scan_workers_for(Relation relation);
+
 /* Is plan a ColcompressScan? */
 extern bool col_scan_plan_is(Plan *plan);
 

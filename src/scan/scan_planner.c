@@ -47,6 +47,7 @@
 #include "colstore/col_tableam.h"
 #include "rowstore/row_tableam.h"
 #include "guc.h"
+#include "scan/col_customscan.h"
 #include "scan/prune.h"
 #include "scan/row_customscan.h"
 #include "scan/scan_internal.h"
@@ -94,7 +95,7 @@ used_columns(List *exprs, Index relid, int natts)
 }
 
 /* The share of a path's rows one participant handles, as costsize.c has it. */
-static double
+double
 parallel_divisor(int parallel_workers)
 {
 	double		divisor = parallel_workers;
@@ -195,6 +196,25 @@ parallel_scan_workers(RelOptInfo *rel)
 		rel->lateral_relids != NULL)
 		return 0;
 	return compute_parallel_worker(rel, rel->pages, -1,
+								   max_parallel_workers_per_gather);
+}
+
+/*
+ * The same for a plan made after planning, which has no RelOptInfo: by
+ * PostgreSQL's rule (compute_parallel_worker) on the table's blocks.
+ */
+int
+parallel_scan_workers_for(Relation relation)
+{
+	RelOptInfo *rel;
+
+	if (!storage_engine_enable_parallel_execution ||
+		relation->rd_rel->relpersistence == RELPERSISTENCE_TEMP)
+		return 0;
+	rel = makeNode(RelOptInfo);
+	rel->reloptkind = RELOPT_BASEREL;
+	rel->rel_parallel_workers = -1;
+	return compute_parallel_worker(rel, RelationGetNumberOfBlocks(relation), -1,
 								   max_parallel_workers_per_gather);
 }
 

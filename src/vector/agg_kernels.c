@@ -132,6 +132,38 @@ name(ADD_PARAMS) \
 DEFINE_INT_SUM_ADD(int2_sum_add, DatumGetInt16)
 DEFINE_INT_SUM_ADD(int4_sum_add, DatumGetInt32)
 
+/* the parameters of every merge function (AggKernelMerge) */
+#define MERGE_PARAMS const AggKernel *k, void *state, const char *data, Size len
+
+/* a state exported as its bytes, into an aligned copy */
+#define RAW_STATE(type, into) \
+	do { \
+		if (len != sizeof(type)) \
+			return false; \
+		memcpy(&(into), data, sizeof(type)); \
+	} while (0)
+
+static bool
+count_merge(MERGE_PARAMS)
+{
+	int64		src;
+
+	RAW_STATE(int64, src);
+	*(int64 *) state += src;
+	return true;
+}
+
+static bool
+int_sum_merge(MERGE_PARAMS)
+{
+	IntSum	   *st = state;
+	IntSum		src;
+
+	RAW_STATE(IntSum, src);
+	st->count += src.count;
+	return !__builtin_add_overflow(st->sum, src.sum, &st->sum);
+}
+
 static Datum
 int_sum_final(void *state, void *info, bool *isnull)
 {
@@ -242,6 +274,27 @@ numeric_sum_add(ADD_PARAMS)
 	return true;
 }
 
+/* the two sums at the larger display scale, as numeric_add gives */
+static bool
+wide_sum_merge(MERGE_PARAMS)
+{
+	WideSum    *st = state;
+	WideSum		src;
+
+	RAW_STATE(WideSum, src);
+	if (src.scale > st->scale)
+	{
+		if (!int128_scale_up(st->sum, src.scale - st->scale, &st->sum))
+			return false;
+		st->scale = src.scale;
+	}
+	else if (src.scale < st->scale &&
+			 !int128_scale_up(src.sum, st->scale - src.scale, &src.sum))
+		return false;
+	st->count += src.count;
+	return !__builtin_add_overflow(st->sum, src.sum, &st->sum);
+}
+
 static Datum
 wide_sum_final(void *state, void *info, bool *isnull)
 {
@@ -337,6 +390,23 @@ name(ADD_PARAMS) \
 DEFINE_FLOAT_SUM_ADD(float4_sum_add, Float4Sum, float4, DatumGetFloat4)
 DEFINE_FLOAT_SUM_ADD(float8_sum_add, Float8Sum, float8, DatumGetFloat8)
 
+/* partial sums added as float4pl and float8pl combine them */
+#define DEFINE_FLOAT_SUM_MERGE(name, type) \
+static bool \
+name(MERGE_PARAMS) \
+{ \
+	type	   *st = state; \
+	type		src; \
+\
+	RAW_STATE(type, src); \
+	st->sum += src.sum; \
+	st->count += src.count; \
+	return isfinite(st->sum); \
+}
+
+DEFINE_FLOAT_SUM_MERGE(float4_sum_merge, Float4Sum)
+DEFINE_FLOAT_SUM_MERGE(float8_sum_merge, Float8Sum)
+
 static Datum
 float4_sum_final(void *state, void *info, bool *isnull)
 {
@@ -385,6 +455,19 @@ name(ADD_PARAMS) \
 
 DEFINE_FLOAT_AVG_ADD(float4_avg_add, DatumGetFloat4)
 DEFINE_FLOAT_AVG_ADD(float8_avg_add, DatumGetFloat8)
+
+/* N and sum added, as float8_combine does */
+static bool
+float_avg_merge(MERGE_PARAMS)
+{
+	FloatAvg   *st = state;
+	FloatAvg	src;
+
+	RAW_STATE(FloatAvg, src);
+	st->n += src.n;
+	st->sum += src.sum;
+	return isfinite(st->sum);
+}
 
 static Datum
 float_avg_final(void *state, void *info, bool *isnull)
@@ -462,6 +545,34 @@ DEFINE_MINMAX_ADD(float4_min_add, float4, DatumGetFloat4, <, NOT_NAN)
 DEFINE_MINMAX_ADD(float4_max_add, float4, DatumGetFloat4, >, NOT_NAN)
 DEFINE_MINMAX_ADD(float8_min_add, float8, DatumGetFloat8, <, NOT_NAN)
 DEFINE_MINMAX_ADD(float8_max_add, float8, DatumGetFloat8, >, NOT_NAN)
+
+/*
+ * Merges of the kernels that keep values (min, max, DISTINCT): another
+ * participant's values are added as a batch, so that the kernel's own rule
+ * decides between equal values.
+ */
+static bool
+add_values(const AggKernel *k, void *state, Datum *values, uint32 n)
+{
+	ColumnBatch batch;
+	bool		result;
+
+	batch.values = values;
+	batch.isnull = palloc0(sizeof(bool) * Max(n, 1));
+	batch.loaded = true;
+	result = k->add(state, NULL, &batch, NULL, n);
+	pfree(batch.isnull);
+	return result;
+}
+
+static bool
+minmax_merge(MERGE_PARAMS)
+{
+	MinMax		src;
+
+	RAW_STATE(MinMax, src);
+	return !src.has || add_values(k, state, &src.value, 1);
+}
 
 /*
  * The state keeps the column's Datum; 8-byte values are copied out again
@@ -557,6 +668,37 @@ name(ADD_PARAMS) \
 DEFINE_NUMERIC_MINMAX_ADD(numeric_min_add, -1)
 DEFINE_NUMERIC_MINMAX_ADD(numeric_max_add, 1)
 
+/* exported: the value's bytes, none without a value */
+static bytea *
+numeric_minmax_export(const AggKernel *k, void *state)
+{
+	NumericMinMax *st = state;
+	Size		len = st->has ? VARSIZE_ANY(DatumGetPointer(st->value)) : 0;
+	bytea	   *result = palloc(VARHDRSZ + len);
+
+	SET_VARSIZE(result, VARHDRSZ + len);
+	if (len > 0)
+		memcpy(VARDATA(result), DatumGetPointer(st->value), len);
+	return result;
+}
+
+static bool
+numeric_minmax_merge(MERGE_PARAMS)
+{
+	Datum		value;
+	bool		result;
+
+	if (len == 0)
+		return true;
+	if (len < VARHDRSZ_SHORT || VARSIZE_ANY(data) != len)
+		return false;
+	value = PointerGetDatum(palloc(len));
+	memcpy(DatumGetPointer(value), data, len);
+	result = add_values(k, state, &value, 1);
+	pfree(DatumGetPointer(value));
+	return result;
+}
+
 static Datum
 numeric_minmax_final(void *state, void *info, bool *isnull)
 {
@@ -648,9 +790,41 @@ count_distinct_final(void *state, void *info, bool *isnull)
 	return Int64GetDatum(((DistinctSet *) state)->n);
 }
 
+/* exported: the set's values */
+static bytea *
+distinct_export(const AggKernel *k, void *state)
+{
+	DistinctSet *st = state;
+	bytea	   *result = palloc(VARHDRSZ + sizeof(Datum) * st->n);
+	Datum	   *out = (Datum *) VARDATA(result);
+	uint32		i;
+
+	SET_VARSIZE(result, VARHDRSZ + sizeof(Datum) * st->n);
+	for (i = 0; i < st->capacity; i++)
+		if (st->used[i])
+			*out++ = st->slots[i];
+	return result;
+}
+
+static bool
+distinct_merge(MERGE_PARAMS)
+{
+	uint32		n = len / sizeof(Datum);
+	Datum	   *values;
+	bool		result;
+
+	if (len % sizeof(Datum) != 0)
+		return false;
+	values = palloc(sizeof(Datum) * Max(n, 1));
+	memcpy(values, data, len);
+	result = add_values(k, state, values, n);
+	pfree(values);
+	return result;
+}
+
 static const AggKernel count_distinct_kernel = {
 	F_COUNT_ANY, sizeof(DistinctSet), count_distinct_add, count_distinct_final,
-	NULL, NULL, AGG_SAFE_ALWAYS, NULL, false
+	NULL, NULL, AGG_SAFE_ALWAYS, NULL, false, distinct_merge, distinct_export
 };
 
 /* count(DISTINCT x) over a type count_distinct_kernel takes? */
@@ -792,41 +966,41 @@ percentile_setup(Aggref *aggref, bool partial, void **info)
 #define FLOAT AGG_SAFE_FLOAT
 
 static const AggKernel kernels[] = {
-	{F_COUNT_, sizeof(int64), count_star_add, count_final, count_final, NULL, ALWAYS, NULL, false},
-	{F_COUNT_ANY, sizeof(int64), count_any_add, count_final, count_final, NULL, ALWAYS, NULL, false},
-	{F_SUM_INT2, sizeof(IntSum), int2_sum_add, int_sum_final, int_sum_final, NULL, ALWAYS, NULL, false},
-	{F_SUM_INT4, sizeof(IntSum), int4_sum_add, int_sum_final, int_sum_final, NULL, ALWAYS, NULL, false},
-	{F_AVG_INT2, sizeof(IntSum), int2_sum_add, int_avg_final, int_avg_partial, NULL, ALWAYS, NULL, false},
-	{F_AVG_INT4, sizeof(IntSum), int4_sum_add, int_avg_final, int_avg_partial, NULL, ALWAYS, NULL, false},
+	{F_COUNT_, sizeof(int64), count_star_add, count_final, count_final, NULL, ALWAYS, NULL, false, count_merge, NULL},
+	{F_COUNT_ANY, sizeof(int64), count_any_add, count_final, count_final, NULL, ALWAYS, NULL, false, count_merge, NULL},
+	{F_SUM_INT2, sizeof(IntSum), int2_sum_add, int_sum_final, int_sum_final, NULL, ALWAYS, NULL, false, int_sum_merge, NULL},
+	{F_SUM_INT4, sizeof(IntSum), int4_sum_add, int_sum_final, int_sum_final, NULL, ALWAYS, NULL, false, int_sum_merge, NULL},
+	{F_AVG_INT2, sizeof(IntSum), int2_sum_add, int_avg_final, int_avg_partial, NULL, ALWAYS, NULL, false, int_sum_merge, NULL},
+	{F_AVG_INT4, sizeof(IntSum), int4_sum_add, int_avg_final, int_avg_partial, NULL, ALWAYS, NULL, false, int_sum_merge, NULL},
 #ifdef VEC_HAVE_SCALED_NUMERIC
-	{F_SUM_INT8, sizeof(WideSum), int8_sum_add, wide_sum_final, int8_sum_partial, wide_setup, AGG_SAFE_INT8_SUM, NULL, false},
-	{F_AVG_INT8, sizeof(WideSum), int8_sum_add, wide_avg_final, int8_sum_partial, wide_setup, AGG_SAFE_INT8_SUM, NULL, false},
-	{F_SUM_NUMERIC, sizeof(WideSum), numeric_sum_add, wide_sum_final, numeric_sum_partial, wide_setup, AGG_SAFE_NUMERIC, NULL, false},
-	{F_MIN_NUMERIC, sizeof(NumericMinMax), numeric_min_add, numeric_minmax_final, numeric_minmax_final, NULL, AGG_SAFE_NUMERIC, NULL, true},
-	{F_MAX_NUMERIC, sizeof(NumericMinMax), numeric_max_add, numeric_minmax_final, numeric_minmax_final, NULL, AGG_SAFE_NUMERIC, NULL, true},
-	{F_AVG_NUMERIC, sizeof(WideSum), numeric_sum_add, wide_avg_final, numeric_sum_partial, wide_setup, AGG_SAFE_NUMERIC, NULL, false},
+	{F_SUM_INT8, sizeof(WideSum), int8_sum_add, wide_sum_final, int8_sum_partial, wide_setup, AGG_SAFE_INT8_SUM, NULL, false, wide_sum_merge, NULL},
+	{F_AVG_INT8, sizeof(WideSum), int8_sum_add, wide_avg_final, int8_sum_partial, wide_setup, AGG_SAFE_INT8_SUM, NULL, false, wide_sum_merge, NULL},
+	{F_SUM_NUMERIC, sizeof(WideSum), numeric_sum_add, wide_sum_final, numeric_sum_partial, wide_setup, AGG_SAFE_NUMERIC, NULL, false, wide_sum_merge, NULL},
+	{F_MIN_NUMERIC, sizeof(NumericMinMax), numeric_min_add, numeric_minmax_final, numeric_minmax_final, NULL, AGG_SAFE_NUMERIC, NULL, true, numeric_minmax_merge, numeric_minmax_export},
+	{F_MAX_NUMERIC, sizeof(NumericMinMax), numeric_max_add, numeric_minmax_final, numeric_minmax_final, NULL, AGG_SAFE_NUMERIC, NULL, true, numeric_minmax_merge, numeric_minmax_export},
+	{F_AVG_NUMERIC, sizeof(WideSum), numeric_sum_add, wide_avg_final, numeric_sum_partial, wide_setup, AGG_SAFE_NUMERIC, NULL, false, wide_sum_merge, NULL},
 #endif
-	{F_SUM_FLOAT4, sizeof(Float4Sum), float4_sum_add, float4_sum_final, float4_sum_final, NULL, FLOAT, NULL, true},
-	{F_SUM_FLOAT8, sizeof(Float8Sum), float8_sum_add, float8_sum_final, float8_sum_final, NULL, FLOAT, NULL, true},
-	{F_AVG_FLOAT4, sizeof(FloatAvg), float4_avg_add, float_avg_final, float_avg_partial, NULL, FLOAT, NULL, true},
-	{F_AVG_FLOAT8, sizeof(FloatAvg), float8_avg_add, float_avg_final, float_avg_partial, NULL, FLOAT, NULL, true},
-	{F_MIN_INT2, sizeof(MinMax), int2_min_add, minmax_final, minmax_final, NULL, ALWAYS, NULL, false},
-	{F_MAX_INT2, sizeof(MinMax), int2_max_add, minmax_final, minmax_final, NULL, ALWAYS, NULL, false},
-	{F_MIN_INT4, sizeof(MinMax), int4_min_add, minmax_final, minmax_final, NULL, ALWAYS, NULL, false},
-	{F_MAX_INT4, sizeof(MinMax), int4_max_add, minmax_final, minmax_final, NULL, ALWAYS, NULL, false},
-	{F_MIN_DATE, sizeof(MinMax), int4_min_add, minmax_final, minmax_final, NULL, ALWAYS, NULL, false},
-	{F_MAX_DATE, sizeof(MinMax), int4_max_add, minmax_final, minmax_final, NULL, ALWAYS, NULL, false},
-	{F_MIN_INT8, sizeof(MinMax), int8_min_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL, false},
-	{F_MAX_INT8, sizeof(MinMax), int8_max_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL, false},
-	{F_MIN_TIMESTAMP, sizeof(MinMax), int8_min_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL, false},
-	{F_MAX_TIMESTAMP, sizeof(MinMax), int8_max_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL, false},
-	{F_MIN_TIMESTAMPTZ, sizeof(MinMax), int8_min_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL, false},
-	{F_MAX_TIMESTAMPTZ, sizeof(MinMax), int8_max_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL, false},
-	{F_MIN_FLOAT4, sizeof(MinMax), float4_min_add, minmax_final, minmax_final, NULL, FLOAT, NULL, true},
-	{F_MAX_FLOAT4, sizeof(MinMax), float4_max_add, minmax_final, minmax_final, NULL, FLOAT, NULL, true},
-	{F_MIN_FLOAT8, sizeof(MinMax), float8_min_add, float8_minmax_final, float8_minmax_final, NULL, FLOAT, NULL, true},
-	{F_MAX_FLOAT8, sizeof(MinMax), float8_max_add, float8_minmax_final, float8_minmax_final, NULL, FLOAT, NULL, true},
-	{F_PERCENTILE_DISC_FLOAT8_ANYELEMENT, sizeof(ValueList), value_list_add, percentile_disc_result, NULL, percentile_setup, ALWAYS, percentile_plannable, false},
+	{F_SUM_FLOAT4, sizeof(Float4Sum), float4_sum_add, float4_sum_final, float4_sum_final, NULL, FLOAT, NULL, false, float4_sum_merge, NULL},
+	{F_SUM_FLOAT8, sizeof(Float8Sum), float8_sum_add, float8_sum_final, float8_sum_final, NULL, FLOAT, NULL, false, float8_sum_merge, NULL},
+	{F_AVG_FLOAT4, sizeof(FloatAvg), float4_avg_add, float_avg_final, float_avg_partial, NULL, FLOAT, NULL, false, float_avg_merge, NULL},
+	{F_AVG_FLOAT8, sizeof(FloatAvg), float8_avg_add, float_avg_final, float_avg_partial, NULL, FLOAT, NULL, false, float_avg_merge, NULL},
+	{F_MIN_INT2, sizeof(MinMax), int2_min_add, minmax_final, minmax_final, NULL, ALWAYS, NULL, false, minmax_merge, NULL},
+	{F_MAX_INT2, sizeof(MinMax), int2_max_add, minmax_final, minmax_final, NULL, ALWAYS, NULL, false, minmax_merge, NULL},
+	{F_MIN_INT4, sizeof(MinMax), int4_min_add, minmax_final, minmax_final, NULL, ALWAYS, NULL, false, minmax_merge, NULL},
+	{F_MAX_INT4, sizeof(MinMax), int4_max_add, minmax_final, minmax_final, NULL, ALWAYS, NULL, false, minmax_merge, NULL},
+	{F_MIN_DATE, sizeof(MinMax), int4_min_add, minmax_final, minmax_final, NULL, ALWAYS, NULL, false, minmax_merge, NULL},
+	{F_MAX_DATE, sizeof(MinMax), int4_max_add, minmax_final, minmax_final, NULL, ALWAYS, NULL, false, minmax_merge, NULL},
+	{F_MIN_INT8, sizeof(MinMax), int8_min_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL, false, minmax_merge, NULL},
+	{F_MAX_INT8, sizeof(MinMax), int8_max_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL, false, minmax_merge, NULL},
+	{F_MIN_TIMESTAMP, sizeof(MinMax), int8_min_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL, false, minmax_merge, NULL},
+	{F_MAX_TIMESTAMP, sizeof(MinMax), int8_max_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL, false, minmax_merge, NULL},
+	{F_MIN_TIMESTAMPTZ, sizeof(MinMax), int8_min_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL, false, minmax_merge, NULL},
+	{F_MAX_TIMESTAMPTZ, sizeof(MinMax), int8_max_add, int8_minmax_final, int8_minmax_final, NULL, ALWAYS, NULL, false, minmax_merge, NULL},
+	{F_MIN_FLOAT4, sizeof(MinMax), float4_min_add, minmax_final, minmax_final, NULL, FLOAT, NULL, true, minmax_merge, NULL},
+	{F_MAX_FLOAT4, sizeof(MinMax), float4_max_add, minmax_final, minmax_final, NULL, FLOAT, NULL, true, minmax_merge, NULL},
+	{F_MIN_FLOAT8, sizeof(MinMax), float8_min_add, float8_minmax_final, float8_minmax_final, NULL, FLOAT, NULL, true, minmax_merge, NULL},
+	{F_MAX_FLOAT8, sizeof(MinMax), float8_max_add, float8_minmax_final, float8_minmax_final, NULL, FLOAT, NULL, true, minmax_merge, NULL},
+	{F_PERCENTILE_DISC_FLOAT8_ANYELEMENT, sizeof(ValueList), value_list_add, percentile_disc_result, NULL, percentile_setup, ALWAYS, percentile_plannable, false, NULL, NULL},
 };
 
 /* The kernel of aggregate function aggfnoid, or NULL if there is none. */
@@ -880,11 +1054,11 @@ agg_kernel_for(Aggref *aggref, AggSplit split)
 }
 
 bool
-agg_kernel_order_sensitive(const AggKernel *k, Aggref *aggref)
+agg_kernel_keeps_one_of_ties(const AggKernel *k, Aggref *aggref)
 {
 	Expr	   *arg;
 
-	if (!k->order_sensitive)
+	if (!k->keeps_one_of_ties)
 		return false;
 
 	/*
@@ -930,4 +1104,27 @@ agg_kernel_safe(const AggKernel *k, Form_pg_attribute attr, Datum min,
 			}
 	}
 	return false;
+}
+
+bytea *
+agg_kernel_export(const AggKernel *k, void *state)
+{
+	bytea	   *result;
+
+	if (k->export_state != NULL)
+		return k->export_state(k, state);
+	result = palloc(VARHDRSZ + k->state_size);
+	SET_VARSIZE(result, VARHDRSZ + k->state_size);
+	memcpy(VARDATA(result), state, k->state_size);
+	return result;
+}
+
+void
+agg_kernel_merge(const AggKernel *k, void *state, bytea *exported)
+{
+	if (!k->merge(k, state, VARDATA(exported), VARSIZE(exported) - VARHDRSZ))
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("vectorized parallel aggregation met a value its zone maps excluded"),
+				 errhint("Set storage_engine.enable_vectorized_aggregation to off for this query and report the problem.")));
 }

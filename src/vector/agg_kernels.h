@@ -59,6 +59,21 @@ typedef enum AggKernelSafety
 	AGG_SAFE_INT8_SUM			/* the sum of all rows fits an int64 */
 } AggKernelSafety;
 
+struct AggKernel;
+
+/*
+ * A participant's state, for the node that combines a parallel aggregation
+ * the node runs itself (vector_agg_exec.c), where PostgreSQL's partial
+ * states cannot go: they cannot carry a DISTINCT's values.  Export: the
+ * state as a bytea, in CurrentMemoryContext (NULL: the state's own bytes,
+ * which hold no pointer).  Merge: adds another participant's exported
+ * state (len bytes at data) into a state; false when the result leaves
+ * what the kernel computes exactly.
+ */
+typedef bytea *(*AggKernelExport) (const struct AggKernel *k, void *state);
+typedef bool (*AggKernelMerge) (const struct AggKernel *k, void *state,
+								const char *data, Size len);
+
 typedef struct AggKernel
 {
 	Oid			aggfnoid;		/* the aggregate function */
@@ -70,8 +85,17 @@ typedef struct AggKernel
 	AggKernelSafety safety;
 	/* ordered-set aggregates: direct and ORDER BY arguments it takes */
 	bool		(*plannable) (Aggref *aggref);
-	/* can the order of the rows change the result (float rounding, ties)? */
-	bool		order_sensitive;
+	/*
+	 * Does the order of the rows decide which of equal values comes out
+	 * (min and max of floats: -0 or 0; of numeric: 1.0 or 1.00)?  Float
+	 * sums are not marked: their last digits depend on the order too, but
+	 * PostgreSQL fixes no order for them either (a HashAggregate adds rows
+	 * in the scan's order, a GroupAggregate in its Sort's, a parallel plan
+	 * in whatever order partial sums arrive).
+	 */
+	bool		keeps_one_of_ties;
+	AggKernelMerge merge;		/* NULL: participants cannot be combined */
+	AggKernelExport export_state;
 } AggKernel;
 
 /*
@@ -82,10 +106,19 @@ typedef struct AggKernel
 extern const AggKernel *agg_kernel_for(Aggref *aggref, AggSplit split);
 
 /*
- * Would rows in another order than the scan's change aggref's result?
- * (A GroupAggregate's Sort gives its rows another order.)
+ * Would rows in another order than the scan's change which value aggref
+ * returns?  (A GroupAggregate's Sort gives its rows another order.)
  */
-extern bool agg_kernel_order_sensitive(const AggKernel *k, Aggref *aggref);
+extern bool agg_kernel_keeps_one_of_ties(const AggKernel *k, Aggref *aggref);
+
+/* The state of a participant of a parallel aggregation, as a bytea. */
+extern bytea *agg_kernel_export(const AggKernel *k, void *state);
+
+/*
+ * Adds an exported state into a state; raises an error when the sum
+ * leaves what the kernel computes (the zone maps said it could not).
+ */
+extern void agg_kernel_merge(const AggKernel *k, void *state, bytea *exported);
 
 /*
  * Can a partial aggregation use kernel k on column attr, whose values

@@ -23,6 +23,26 @@
 
 #define VECTOR_AGG_NAME "ColcompressVectorAgg"
 
+/*
+ * What a node computes: the first element of its custom_private.
+ *
+ * A parallel aggregation PostgreSQL cannot plan (DISTINCT, or aggregates
+ * whose partial states it would serialize) the nodes run themselves: a
+ * COMBINE node above a Gather above EXPORT nodes, one in each participant
+ * of a parallel scan.  The COMBINE node keeps the original Agg, over a
+ * scan of its own, to compute the query when the participants cannot.
+ */
+typedef enum VecAggMode
+{
+	VEC_AGG_WHOLE,				/* what the Agg it replaces returns */
+	VEC_AGG_PARTIAL,			/* PostgreSQL's partial states, for its
+								 * Finalize Aggregate above a Gather */
+	VEC_AGG_EXPORT,				/* per group: the keys, then each aggregate's
+								 * state (agg_kernel_export), or one row of
+								 * NULL states: this participant gave up */
+	VEC_AGG_COMBINE				/* custom_plans: the Agg, then the Gather */
+} VecAggMode;
+
 /* The same node over a RowcompressScan, named for what it aggregates. */
 #define ROW_VECTOR_AGG_NAME "RowcompressVectorAgg"
 

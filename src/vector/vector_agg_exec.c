@@ -26,6 +26,13 @@
  *	  hash_mem it emits them and starts new ones, which the Finalize
  *	  Aggregate combines.
  *
+ *	  A parallel aggregation of the nodes' own (vector_agg.h) needs no such
+ *	  decision: an EXPORT node that meets a value its kernels cannot take
+ *	  says so in its output and stops, and the COMBINE node above the
+ *	  Gather then stops the participants and lets the Agg, over a scan of
+ *	  its own, compute the query; so it does when the combined groups
+ *	  outgrow hash_mem.  It has returned nothing by then either.
+ *
  *	  Keys and aggregate arguments are the scan's columns, taken from the
  *	  batch as they are, or expressions over them, evaluated for each
  *	  selected row on the scan's slot into arrays of the batch's size.
@@ -110,7 +117,10 @@ typedef struct VecAggState
 	int			nkeys;
 	VecInput   *keys;			/* [nkeys] */
 	ColumnBatch **key_batches;	/* [nkeys], for the grouping */
-	bool		partial;		/* emits partial states */
+	VecAggMode	mode;
+	PlanState  *gather;			/* COMBINE: the Gather of the participants */
+	int			naggs;			/* columns that are aggregates */
+	bool		gave_up;		/* EXPORT: a value the kernels cannot take */
 	bool		kernels_ready;	/* every kernel's setup succeeded */
 	/* GroupAggregate: groups come out in the Sort's order (NULL: any) */
 	SortSupport key_order;		/* [nkeys] */
@@ -243,22 +253,39 @@ begin_vector_agg(CustomScanState *node, EState *estate, int eflags)
 	ListCell   *lc;
 	int			i = 0;
 
-	state->agg = ExecInitNode(linitial(cscan->custom_plans), estate, eflags);
-	state->scan = (CustomScanState *) outerPlanState(state->agg);
-	/* a GroupAggregate's input: the Sort of the scan */
-	if (IsA(state->scan, SortState))
-		state->scan = (CustomScanState *) outerPlanState(state->scan);
+	state->mode = (VecAggMode) linitial_int(cscan->custom_private);
+	if (state->mode == VEC_AGG_EXPORT)
+	{
+		/* a participant: the parallel scan, nothing to fall back to */
+		state->scan = (CustomScanState *) ExecInitNode(linitial(cscan->custom_plans),
+													   estate, eflags);
+	}
+	else
+	{
+		state->agg = ExecInitNode(linitial(cscan->custom_plans), estate, eflags);
+		state->scan = (CustomScanState *) outerPlanState(state->agg);
+		/* a GroupAggregate's input: the Sort of the scan */
+		if (IsA(state->scan, SortState))
+			state->scan = (CustomScanState *) outerPlanState(state->scan);
+	}
 	state->source = cscan->methods == &row_vector_agg_plan_methods ?
 		&row_source : &col_source;
-	/* EXPLAIN shows the scan under this node; the Agg is a reserve */
-	node->custom_ps = list_make1(state->scan);
+	/* EXPLAIN shows the scan (or the Gather) under this node; the Agg is a reserve */
+	if (state->mode == VEC_AGG_COMBINE)
+	{
+		state->gather = ExecInitNode(lsecond(cscan->custom_plans), estate, eflags);
+		node->custom_ps = list_make1(state->gather);
+	}
+	else
+		node->custom_ps = list_make1(state->scan);
 
-	state->partial = linitial_int(cscan->custom_private) != 0;
 	state->nkeys = list_length(cscan->custom_exprs);
 	state->keys = palloc0(sizeof(VecInput) * Max(state->nkeys, 1));
 	state->key_batches = palloc0(sizeof(ColumnBatch *) * Max(state->nkeys, 1));
-	foreach(lc, cscan->custom_exprs)
-		init_input(state, lfirst(lc), &state->keys[i++]);
+	/* COMBINE: keys and states come in the participants' rows */
+	if (state->mode != VEC_AGG_COMBINE)
+		foreach(lc, cscan->custom_exprs)
+			init_input(state, lfirst(lc), &state->keys[i++]);
 	if (list_length(cscan->custom_private) > 1)
 	{
 		state->key_order = palloc0(sizeof(SortSupportData) * state->nkeys);
@@ -287,18 +314,20 @@ begin_vector_agg(CustomScanState *node, EState *estate, int eflags)
 			Aggref	   *aggref = (Aggref *) te->expr;
 
 			col->kernel = agg_kernel_for(aggref, aggref->aggsplit);
+			state->naggs++;
 			if (col->kernel->setup != NULL &&
-				!col->kernel->setup(aggref, state->partial, &col->info))
+				!col->kernel->setup(aggref, state->mode == VEC_AGG_PARTIAL,
+									&col->info))
 				state->kernels_ready = false;
 			col->has_input = aggref->args != NIL;
-			if (col->has_input)
+			if (col->has_input && state->mode != VEC_AGG_COMBINE)
 				init_input(state, ((TargetEntry *) linitial(aggref->args))->expr,
 						   &col->input);
 		}
 		else
 			col->key = list_position(cscan->custom_exprs, te->expr);
 	}
-	if (state->source->batch_columns != NULL)
+	if (state->source->batch_columns != NULL && state->mode != VEC_AGG_COMBINE)
 	{
 		Bitmapset  *columns = NULL;
 
@@ -378,13 +407,24 @@ reset_groups(VecAggState *state)
 
 /*
  * Lets the Agg compute the query, rewinding the scan if it has been read
- * (never in a partial aggregation: see the header).
+ * (never in a partial aggregation: see the header).  A participant of the
+ * nodes' own parallel aggregation has no Agg: it gives up, which the
+ * COMBINE node sees and falls back on.
  */
 static void
 fall_back(VecAggState *state, const char *reason)
 {
-	if (state->partial && state->batches > 0)
+	if (state->mode == VEC_AGG_PARTIAL && state->batches > 0)
 		elog(ERROR, "vectorized partial aggregation met a value its zone maps excluded");
+	if (state->mode == VEC_AGG_EXPORT)
+	{
+		reset_groups(state);
+		state->gave_up = true;
+		state->input_done = true;
+		return;
+	}
+	if (state->gather != NULL)
+		ExecShutdownNode(state->gather);	/* stops the participants */
 	state->fell_back = true;
 	state->fallback_reason = reason;
 	if (state->batches > 0)
@@ -551,7 +591,7 @@ start(VecAggState *state)
 		fall_back(state, "storage_engine.enable_vectorized_aggregation is off");
 	else if (!state->kernels_ready)
 		fall_back(state, "an aggregate the kernels cannot compute here");
-	else if (state->partial && !partial_safe(state))
+	else if (state->mode == VEC_AGG_PARTIAL && !partial_safe(state))
 		fall_back(state, "values a partial aggregation cannot take");
 }
 
@@ -590,12 +630,112 @@ aggregate(VecAggState *state)
 			return;
 		if (MemoryContextMemAllocated(state->agg_cxt, true) > limit)
 		{
-			if (state->partial && state->grouping->methods != NULL)
+			if ((state->mode == VEC_AGG_PARTIAL || state->mode == VEC_AGG_EXPORT) &&
+				state->grouping->methods != NULL)
 				return;			/* emit these groups, then go on */
 			fall_back(state, "more groups than hash_mem holds");
 			return;
 		}
 	}
+}
+
+/*
+ * COMBINE: merges the participants' groups, each row a group's keys and
+ * its aggregates' exported states, until the Gather ends; falls back when
+ * a participant gave up or the groups outgrow hash_mem.
+ */
+static void
+combine(VecAggState *state)
+{
+	CustomScan *cscan = (CustomScan *) state->css.ss.ps.plan;
+	size_t		limit = get_hash_memory_limit();
+	Oid		   *types = palloc(sizeof(Oid) * Max(state->nkeys, 1));
+	ColumnBatch *key_values = palloc(sizeof(ColumnBatch) * Max(state->nkeys, 1));
+	ListCell   *lc;
+	int			k;
+
+	reset_groups(state);
+	foreach(lc, cscan->custom_exprs)
+		types[foreach_current_index(lc)] = exprType(lfirst(lc));
+	state->grouping = agg_grouping_create(state->nkeys, types, state->agg_cxt);
+	grow_states(state);
+
+	for (;;)
+	{
+		TupleTableSlot *row = ExecProcNode(state->gather);
+		uint32		group = 0;
+		int			input;
+		int			i;
+		MemoryContext old;
+
+		if (TupIsNull(row))
+		{
+			state->input_done = true;
+			break;
+		}
+		slot_getallattrs(row);
+		if (state->naggs > 0 && row->tts_isnull[state->nkeys])
+		{
+			fall_back(state, "a participant met a value the kernels do not compute exactly");
+			break;
+		}
+		MemoryContextReset(state->batch_cxt);
+		if (state->grouping->methods != NULL)
+		{
+			for (k = 0; k < state->nkeys; k++)
+			{
+				key_values[k].values = &row->tts_values[k];
+				key_values[k].isnull = &row->tts_isnull[k];
+				key_values[k].loaded = true;
+				state->key_batches[k] = &key_values[k];
+			}
+			state->grouping->methods->assign(state->grouping, state->key_batches,
+											 NULL, 1, &group);
+			grow_states(state);
+		}
+
+		/* DISTINCT sets grow in the groups' memory */
+		old = MemoryContextSwitchTo(state->agg_cxt);
+		input = state->nkeys;
+		for (i = 0; i < state->ncolumns; i++)
+		{
+			VecAggColumn *col = &state->columns[i];
+			bytea	   *exported;
+
+			if (col->kernel == NULL)
+				continue;
+			MemoryContextSwitchTo(state->batch_cxt);
+			exported = DatumGetByteaP(row->tts_values[input++]);
+			MemoryContextSwitchTo(state->agg_cxt);
+			agg_kernel_merge(col->kernel, col->states + col->kernel->state_size * group,
+							 exported);
+		}
+		MemoryContextSwitchTo(old);
+		if (MemoryContextMemAllocated(state->agg_cxt, true) > limit)
+		{
+			fall_back(state, "more groups than hash_mem holds");
+			break;
+		}
+	}
+	pfree(types);
+	pfree(key_values);
+}
+
+/*
+ * EXPORT: the row that says this participant gave up (NULL keys and
+ * states), once.
+ */
+static TupleTableSlot *
+give_up_row(VecAggState *state)
+{
+	TupleTableSlot *slot = state->css.ss.ss_ScanTupleSlot;
+
+	ExecClearTuple(slot);
+	if (!state->gave_up)
+		return slot;
+	state->gave_up = false;
+	memset(slot->tts_isnull, true, sizeof(bool) * state->ncolumns);
+	return ExecStoreVirtualTuple(slot);
 }
 
 static TupleTableSlot *
@@ -617,8 +757,11 @@ exec_vector_agg(CustomScanState *node)
 			break;
 		/* plain aggregation emits its group once, even over no rows */
 		if (state->input_done)
-			return ExecClearTuple(slot);
-		aggregate(state);
+			return give_up_row(state);
+		if (state->mode == VEC_AGG_COMBINE)
+			combine(state);
+		else
+			aggregate(state);
 		if (state->input_done && !state->fell_back && state->key_order != NULL)
 			order_groups(state);
 	}
@@ -643,7 +786,16 @@ exec_vector_agg(CustomScanState *node)
 																	 &slot->tts_isnull[i]);
 				continue;
 			}
-			result = state->partial ? col->kernel->partial : col->kernel->final;
+			if (state->mode == VEC_AGG_EXPORT)
+			{
+				slot->tts_values[i] =
+					PointerGetDatum(agg_kernel_export(col->kernel,
+													  col->states + col->kernel->state_size * group));
+				slot->tts_isnull[i] = false;
+				continue;
+			}
+			result = state->mode == VEC_AGG_PARTIAL ?
+				col->kernel->partial : col->kernel->final;
 			slot->tts_values[i] = result(col->states + col->kernel->state_size * group,
 										 col->info, &slot->tts_isnull[i]);
 		}
@@ -657,7 +809,12 @@ end_vector_agg(CustomScanState *node)
 {
 	VecAggState *state = (VecAggState *) node;
 
-	ExecEndNode(state->agg);
+	if (state->agg != NULL)
+		ExecEndNode(state->agg);
+	else
+		ExecEndNode(&state->scan->ss.ps);
+	if (state->gather != NULL)
+		ExecEndNode(state->gather);
 }
 
 static void
@@ -665,11 +822,15 @@ rescan_vector_agg(CustomScanState *node)
 {
 	VecAggState *state = (VecAggState *) node;
 
-	if (node->ss.ps.chgParam != NULL)
+	if (node->ss.ps.chgParam != NULL && state->agg != NULL)
 		UpdateChangedParamSet(state->agg, node->ss.ps.chgParam);
 	/* the Agg rewinds its input only when it has read it */
-	ExecReScan(state->agg);
-	ExecReScan(&state->scan->ss.ps);
+	if (state->agg != NULL)
+		ExecReScan(state->agg);
+	if (state->gather != NULL)
+		ExecReScan(state->gather);
+	else
+		ExecReScan(&state->scan->ss.ps);
 
 	reset_groups(state);
 	state->started = false;
@@ -677,6 +838,7 @@ rescan_vector_agg(CustomScanState *node)
 	state->batches = 0;
 	state->fell_back = false;
 	state->fallback_reason = NULL;
+	state->gave_up = false;
 }
 
 static void
@@ -697,12 +859,12 @@ explain_vector_agg(CustomScanState *node, List *ancestors, ExplainState *es)
 													es->verbose, false));
 		ExplainPropertyList("Group Key", keys, es);
 	}
-	if (state->partial)
+	if (state->mode == VEC_AGG_PARTIAL || state->mode == VEC_AGG_EXPORT)
 		ExplainPropertyText("Mode", "partial", es);
 	if (es->analyze)
 	{
 		/* a participant of a parallel plan knows only its own share */
-		if (!state->partial)
+		if (state->mode == VEC_AGG_WHOLE)
 			ExplainPropertyInteger("Batches", NULL, (int64) state->batches, es);
 		if (state->fell_back)
 			ExplainPropertyText("Handed To Aggregate", state->fallback_reason, es);

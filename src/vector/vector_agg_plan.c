@@ -23,10 +23,12 @@
  *	    default equality;
  *	  - its target list holds only aggregates with a kernel (DISTINCT, FILTER
  *	    and ORDER BY only where a kernel takes them) and the keys;
- *	  - over a Sort, no aggregate whose result depends on the order of its
- *	    rows (float sums, min and max that keep the last of equal values):
- *	    the node adds rows in the scan's order, the GroupAggregate in the
- *	    Sort's, which is not even stable;
+ *	  - over a Sort, no aggregate that keeps one of equal values (min and
+ *	    max of floats and numeric): the node adds rows in the scan's order,
+ *	    the GroupAggregate in the Sort's, which is not even stable, and the
+ *	    value kept would differ.  Float sums are taken: their last digits
+ *	    depend on the order of the rows in every plan PostgreSQL makes
+ *	    (agg_kernels.h), and the node's are those of a HashAggregate;
  *	  - keys and aggregate arguments are columns of the scan or expressions
  *	    over them the node evaluates row by row: nothing volatile, no
  *	    subplan.
@@ -35,10 +37,17 @@
  */
 #include "compat/compat.h"
 
+#include "access/parallel.h"
 #include "access/table.h"
 #include "catalog/pg_aggregate.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "nodes/extensible.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
+#include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/planner.h"
 #include "parser/parsetree.h"
@@ -182,7 +191,7 @@ aggref_over_scan(Aggref *aggref, AggSplit split, AggInput *in)
 		return mapped;
 	/* a GroupAggregate's rows come in the Sort's order, not the scan's */
 	if (in->input != (Plan *) in->scan &&
-		agg_kernel_order_sensitive(agg_kernel_for(aggref, split), mapped))
+		agg_kernel_keeps_one_of_ties(agg_kernel_for(aggref, split), mapped))
 		return NULL;
 	arg = linitial(mapped->args);
 	return row_expression(arg->expr, in->scan->scan.scanrelid) ? mapped : NULL;
@@ -299,7 +308,8 @@ try_vector_agg(Agg *agg)
 	 * whether partial, then for a GroupAggregate the order its groups come
 	 * out in: the Sort's operator, collation and NULLS FIRST for each key.
 	 */
-	private = list_make1_int(agg->aggsplit != AGGSPLIT_SIMPLE);
+	private = list_make1_int(agg->aggsplit == AGGSPLIT_SIMPLE ?
+							 VEC_AGG_WHOLE : VEC_AGG_PARTIAL);
 	if (in.input != (Plan *) in.scan && agg->numCols > 0)
 	{
 		Sort	   *sort = (Sort *) in.input;
@@ -387,7 +397,163 @@ typedef struct WrapContext
 {
 	List	   *rtable;			/* the statement's */
 	List	   *added;			/* the nodes placed */
+	bool		parallel_ok;	/* may the nodes add a Gather? */
+	bool		parallelized;	/* they did */
 } WrapContext;
+
+/*
+ * May the nodes run an aggregation in parallel themselves?  When
+ * PostgreSQL could have planned a parallel query (standard_planner's
+ * conditions), every function in it is parallel safe, and its plan has no
+ * Gather of its own, under which there could be no other.
+ */
+static bool
+statement_allows_parallel(Query *parse, int cursor_options, PlannedStmt *stmt)
+{
+	return (cursor_options & CURSOR_OPT_PARALLEL_OK) != 0 &&
+		IsUnderPostmaster && !IsParallelWorker() &&
+		parse->commandType == CMD_SELECT && !parse->hasModifyingCTE &&
+		max_parallel_workers_per_gather > 0 &&
+		storage_engine_enable_parallel_execution &&
+		!stmt->parallelModeNeeded &&
+		max_parallel_hazard(parse) == PROPARALLEL_SAFE;
+}
+
+/* The output columns of plan as Vars of varno (OUTER_VAR, INDEX_VAR). */
+static List *
+vars_of(List *tlist, int varno)
+{
+	List	   *result = NIL;
+	ListCell   *lc;
+
+	foreach(lc, tlist)
+	{
+		TargetEntry *te = lfirst(lc);
+		Expr	   *expr = te->expr;
+
+		result = lappend(result,
+						 makeTargetEntry((Expr *) makeVar(varno, te->resno,
+														  exprType((Node *) expr),
+														  exprTypmod((Node *) expr),
+														  exprCollation((Node *) expr), 0),
+										 te->resno, te->resname, false));
+	}
+	return result;
+}
+
+/*
+ * The node's own parallel aggregation, for an aggregation PostgreSQL left
+ * serial (a DISTINCT aggregate, or aggregates its partial states cannot
+ * carry): COMBINE over a Gather over EXPORT over a parallel copy of the
+ * scan (vector_agg.h), when the table is large enough for a parallel scan
+ * and the aggregation costs less so.  The COMBINE node keeps the Agg, and
+ * its serial scan, to fall back on.  Returns whole or its replacement.
+ */
+static Plan *
+parallelize(CustomScan *whole, WrapContext *cxt)
+{
+	Agg		   *agg = linitial(whole->custom_plans);
+	Plan	   *scan = agg->plan.lefttree;
+	CustomScan *scan_copy;
+	CustomScan *export;
+	CustomScan *combine;
+	Gather	   *gather;
+	Relation	rel;
+	List	   *export_tlist = NIL;
+	ListCell   *lc;
+	int			workers;
+	int			naggs = 0;
+	double		divisor;
+	double		parallel_cost;
+
+	if (IsA(scan, Sort))
+		scan = scan->lefttree;
+	if (!cxt->parallel_ok || agg->aggsplit != AGGSPLIT_SIMPLE ||
+		agg->plan.allParam != NULL || scan->allParam != NULL)
+		return (Plan *) whole;
+
+	/* EXPORT's columns: the keys, then each aggregate's exported state */
+	foreach(lc, whole->custom_exprs)
+		export_tlist = lappend(export_tlist,
+							   makeTargetEntry(copyObject(lfirst(lc)),
+											   list_length(export_tlist) + 1,
+											   NULL, false));
+	foreach(lc, whole->custom_scan_tlist)
+	{
+		TargetEntry *te = lfirst(lc);
+		Aggref	   *aggref;
+
+		if (!IsA(te->expr, Aggref))
+			continue;
+		if (agg_kernel_for((Aggref *) te->expr, AGGSPLIT_SIMPLE)->merge == NULL)
+			return (Plan *) whole;
+		aggref = copyObject((Aggref *) te->expr);
+		aggref->aggtype = BYTEAOID;
+		export_tlist = lappend(export_tlist,
+							   makeTargetEntry((Expr *) aggref,
+											   list_length(export_tlist) + 1,
+											   NULL, false));
+		naggs++;
+	}
+	if (naggs == 0)
+		return (Plan *) whole;
+
+	rel = table_open(rt_fetch(((Scan *) scan)->scanrelid, cxt->rtable)->relid, NoLock);
+	workers = parallel_scan_workers_for(rel);
+	table_close(rel, NoLock);
+	if (workers <= 0)
+		return (Plan *) whole;
+	divisor = parallel_divisor(workers);
+	parallel_cost = parallel_setup_cost + agg->plan.total_cost / divisor +
+		parallel_tuple_cost * agg->plan.plan_rows * (workers + 1);
+	if (parallel_cost >= agg->plan.total_cost)
+		return (Plan *) whole;
+
+	scan_copy = copyObject((CustomScan *) scan);
+	scan_copy->scan.plan.parallel_aware = true;
+	scan_copy->scan.plan.parallel_safe = true;
+	scan_copy->scan.plan.plan_rows = scan->plan_rows / divisor;
+	scan_copy->scan.plan.total_cost = scan->total_cost / divisor;
+	/* a participant of a parallel scan cannot go back over its share */
+	scan_copy->flags &= ~CUSTOMPATH_SUPPORT_BACKWARD_SCAN;
+
+	export = makeNode(CustomScan);
+	export->scan.plan.startup_cost = agg->plan.total_cost / divisor;
+	export->scan.plan.total_cost = agg->plan.total_cost / divisor;
+	export->scan.plan.plan_rows = agg->plan.plan_rows;
+	export->scan.plan.plan_width = agg->plan.plan_width;
+	export->scan.plan.parallel_safe = true;
+	export->scan.plan.targetlist = vars_of(export_tlist, INDEX_VAR);
+	export->scan.scanrelid = 0;
+	export->custom_plans = list_make1(scan_copy);
+	export->custom_exprs = copyObject(whole->custom_exprs);
+	export->custom_scan_tlist = export_tlist;
+	export->custom_private = list_make1_int(VEC_AGG_EXPORT);
+	export->methods = whole->methods;
+
+	gather = makeNode(Gather);
+	gather->plan.startup_cost = export->scan.plan.startup_cost + parallel_setup_cost;
+	gather->plan.total_cost = parallel_cost;
+	gather->plan.plan_rows = agg->plan.plan_rows * (workers + 1);
+	gather->plan.plan_width = agg->plan.plan_width;
+	gather->plan.targetlist = vars_of(export->scan.plan.targetlist, OUTER_VAR);
+	gather->plan.lefttree = (Plan *) export;
+	gather->num_workers = workers;
+	gather->rescan_param = -1;
+	gather->single_copy = false;
+	gather->invisible = false;
+
+	combine = whole;
+	combine->scan.plan.startup_cost = parallel_cost;
+	combine->scan.plan.total_cost = parallel_cost;
+	combine->scan.plan.parallel_safe = false;
+	combine->custom_plans = list_make2(agg, gather);
+	linitial_int(combine->custom_private) = VEC_AGG_COMBINE;
+
+	cxt->added = list_concat(cxt->added, list_make3(scan_copy, export, gather));
+	cxt->parallelized = true;
+	return (Plan *) combine;
+}
 
 /*
  * Where the Agg's input scan sits (its lefttree, or its Sort's), if that
@@ -429,7 +595,10 @@ wrap_agg(Plan *plan, void *arg)
 	}
 	result = try_vector_agg((Agg *) plan);
 	if (result != plan)
+	{
+		result = parallelize((CustomScan *) result, cxt);
 		cxt->added = lappend(cxt->added, result);
+	}
 	else if (seqscan != NULL)
 		*seqscan_at = seqscan;
 	return result;
@@ -449,7 +618,7 @@ vector_agg_planner(Query *parse, const char *query_string, int cursor_options,
 				   ParamListInfo bound_params)
 {
 	PlannedStmt *stmt;
-	WrapContext cxt = {NIL, NIL};
+	WrapContext cxt = {NIL, NIL, false, false};
 	int			max_id = 0;
 	ListCell   *lc;
 
@@ -461,9 +630,15 @@ vector_agg_planner(Query *parse, const char *query_string, int cursor_options,
 	if (!storage_engine_enable_vectorized_aggregation)
 		return stmt;
 	cxt.rtable = stmt->rtable;
-	stmt->planTree = walk_statement(stmt, wrap_agg, &cxt);
+	/* no Gather in a subplan: it may run in a parallel worker */
+	foreach(lc, stmt->subplans)
+		lfirst(lc) = walk_plans(lfirst(lc), wrap_agg, &cxt);
+	cxt.parallel_ok = statement_allows_parallel(parse, cursor_options, stmt);
+	stmt->planTree = walk_plans(stmt->planTree, wrap_agg, &cxt);
 	if (cxt.added == NIL)
 		return stmt;
+	if (cxt.parallelized)
+		stmt->parallelModeNeeded = true;
 
 	/* plan node ids are unique within the statement (parallel query keys) */
 	walk_statement(stmt, note_max_id, &max_id);

@@ -130,10 +130,23 @@ SELECT key, check_agg(format('SELECT %s, count(*), sum(num), max(ts) FROM va_col
 SELECT q, check_agg(q) AS result, agg_path(q) AS path FROM unnest(ARRAY[
 	'SELECT t, b, count(DISTINCT i4), sum(num), min(num2), max(d) FROM va_col GROUP BY t, b',
 	'SELECT count(DISTINCT maybe), avg(i8) FROM va_col',
-	-- rows summed in the Sort's order, not the scan's: not vectorized
-	'SELECT t, sum(f8) FROM va_col GROUP BY t',
+	-- which of equal values (1.0, 1.00) max keeps depends on the order of
+	-- the rows, the Sort's: not vectorized
 	'SELECT t, max(num) FROM va_col GROUP BY t'
 ]) AS q;
+-- float sums are added in the scan's order, as a HashAggregate adds them
+-- (the GroupAggregate adds them in its Sort's order, which may round
+-- differently)
+SELECT agg_path('SELECT t, sum(f8), avg(f4) FROM va_col GROUP BY t');
+CREATE TEMP TABLE va_float_sums AS SELECT t, sum(f8) AS s, avg(f4) AS a FROM va_col GROUP BY t;
+SET enable_hashagg = on;
+SET storage_engine.enable_vectorized_aggregation = off;
+EXPLAIN (COSTS OFF) SELECT t, sum(f8), avg(f4) FROM va_col GROUP BY t;
+SELECT count(*) AS groups,
+	   count(*) FILTER (WHERE h.s IS NOT DISTINCT FROM v.s AND h.a IS NOT DISTINCT FROM v.a) AS equal
+  FROM (SELECT t, sum(f8) AS s, avg(f4) AS a FROM va_col GROUP BY t) h
+  JOIN va_float_sums v ON h.t IS NOT DISTINCT FROM v.t;
+RESET storage_engine.enable_vectorized_aggregation;
 RESET enable_hashagg;
 
 -- percentile_disc over integers, dates and timestamps, both orders
@@ -306,6 +319,63 @@ SET work_mem = '64kB';
 SELECT check_par('SELECT i8, count(*), sum(i4) FROM va_par GROUP BY i8');
 SELECT agg_path('SELECT i8, count(*), sum(i4) FROM va_par GROUP BY i8');
 RESET work_mem;
+
+-- what PostgreSQL aggregates serially (a DISTINCT), the nodes aggregate
+-- in parallel themselves: each participant exports its groups' states and
+-- the node above the Gather combines them.  Its Gather ships groups, not
+-- rows: where shipping rows costs much, PostgreSQL keeps the aggregation
+-- serial and the nodes make it parallel.
+SET parallel_tuple_cost = 1;
+DELETE FROM va_par WHERE n = 'NaN';
+DELETE FROM va_par_heap WHERE n = 'NaN';
+EXPLAIN (COSTS OFF)
+SELECT g, count(DISTINCT i4), sum(n), min(n), sum(f8) FROM va_par GROUP BY g;
+SELECT q, check_par(q) AS result, agg_path(q) AS path FROM unnest(ARRAY[
+	'SELECT g, count(DISTINCT i4), sum(n), min(n), max(n), avg(i8), sum(f8), min(d) FROM va_par GROUP BY g',
+	'SELECT count(DISTINCT d), count(DISTINCT i4), count(*), sum(i8), avg(n), sum(f8), avg(f8) FROM va_par',
+	'SELECT d, count(DISTINCT g), min(i8), max(d), sum(i4 % 7) FROM va_par GROUP BY d',
+	'SELECT count(DISTINCT i4) FROM va_par WHERE g < 0',
+	'SELECT g, count(DISTINCT i4) FROM va_par WHERE g < 0 GROUP BY g'
+]) AS q;
+-- over a Sort (GroupAggregate), the groups come out in its order
+SET enable_hashagg = off;
+EXPLAIN (COSTS OFF)
+SELECT g, count(DISTINCT i4), sum(n) FROM va_par GROUP BY g ORDER BY g DESC;
+SELECT g, count(DISTINCT i4), sum(n) FROM va_par GROUP BY g ORDER BY g DESC;
+RESET enable_hashagg;
+-- a participant meeting a value the kernels cannot take (NaN) says so, and
+-- the node lets the Aggregate compute the query with a scan of its own
+INSERT INTO va_par VALUES (1, 1, 1, 'NaN', 1, 'NaN', '2024-01-01');
+INSERT INTO va_par_heap VALUES (1, 1, 1, 'NaN', 1, 'NaN', '2024-01-01');
+SELECT q, check_par(q) AS result, agg_path(q) AS path FROM unnest(ARRAY[
+	'SELECT g, count(DISTINCT i4), sum(n) FROM va_par GROUP BY g',
+	'SELECT g, count(DISTINCT i4), sum(i8) FROM va_par GROUP BY g'
+]) AS q;
+-- so does the node when the combined groups outgrow hash_mem
+SET work_mem = '64kB';
+SELECT check_par('SELECT i8, count(DISTINCT i4) FROM va_par GROUP BY i8');
+SELECT agg_path('SELECT i8, count(DISTINCT i4) FROM va_par GROUP BY i8');
+RESET work_mem;
+-- a rowcompress table the same way
+CREATE TABLE va_par_row USING rowcompress WITH (batch_size = 1000)
+	AS SELECT * FROM va_par_heap;
+CREATE FUNCTION check_par_row(q text) RETURNS text LANGUAGE sql AS $$
+	SELECT compare_paths(q, 'storage_engine.enable_vectorized_aggregation', 'va_par_row', 'va_par_heap')
+$$;
+EXPLAIN (COSTS OFF)
+SELECT g, count(DISTINCT i4), count(*) FROM va_par_row GROUP BY g;
+SELECT q, check_par_row(q) AS result, agg_path(q) AS path FROM unnest(ARRAY[
+	'SELECT g, count(DISTINCT i4), count(*), sum(i8), min(d) FROM va_par_row GROUP BY g',
+	'SELECT g, count(DISTINCT i4), sum(n) FROM va_par_row GROUP BY g'
+]) AS q;
+-- and off with storage_engine.enable_parallel_execution
+SET storage_engine.enable_parallel_execution = off;
+EXPLAIN (COSTS OFF)
+SELECT g, count(DISTINCT i4) FROM va_par GROUP BY g;
+RESET storage_engine.enable_parallel_execution;
+DROP TABLE va_par_row;
+DROP FUNCTION check_par_row(text);
+RESET parallel_tuple_cost;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
