@@ -23,7 +23,8 @@
 typedef struct ColScanDescData
 {
 	StorageScanDescData base;	/* first: shared with storage_am_rows.c */
-	ColReader  *reader;
+	ColReader  *reader;			/* NULL until needed (scan_reader) */
+	MemoryContext cxt;			/* where scan_reader makes it */
 	/* ANALYZE: total chunk groups, and the range of the sampled block */
 	int64		analyze_groups;
 	int64		analyze_next_group;
@@ -31,6 +32,26 @@ typedef struct ColScanDescData
 } ColScanDescData;
 
 typedef ColScanDescData *ColScanDesc;
+
+/*
+ * The scan's reader, made when first needed: a bitmap scan, which fetches
+ * rows by TID, never needs one, and making one lists every stripe.
+ */
+static ColReader *
+scan_reader(TableScanDesc sscan)
+{
+	ColScanDesc scan = (ColScanDesc) sscan;
+
+	if (scan->reader == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(scan->cxt);
+
+		scan->reader = col_reader_begin(sscan->rs_rd, sscan->rs_snapshot, NULL,
+										(ColParallelScanDescData *) sscan->rs_parallel);
+		MemoryContextSwitchTo(old);
+	}
+	return scan->reader;
+}
 
 TableScanDesc
 col_scan_begin(Relation rel, Snapshot snapshot, int nkeys,
@@ -40,8 +61,7 @@ col_scan_begin(Relation rel, Snapshot snapshot, int nkeys,
 	ColScanDesc scan = palloc0(sizeof(ColScanDescData));
 
 	storage_am_scan_init(&scan->base.rs, rel, snapshot, nkeys, key, pscan, flags);
-	scan->reader = col_reader_begin(rel, snapshot, NULL,
-									(ColParallelScanDescData *) pscan);
+	scan->cxt = CurrentMemoryContext;
 	return &scan->base.rs;
 }
 
@@ -50,7 +70,8 @@ col_scan_end(TableScanDesc sscan)
 {
 	ColScanDesc scan = (ColScanDesc) sscan;
 
-	col_reader_end(scan->reader);
+	if (scan->reader != NULL)
+		col_reader_end(scan->reader);
 	storage_scan_end_rows(sscan);
 	if (scan->base.rs.rs_flags & SO_TEMP_SNAPSHOT)
 		UnregisterSnapshot(scan->base.rs.rs_snapshot);
@@ -63,7 +84,8 @@ col_scan_rescan(TableScanDesc sscan, struct ScanKeyData *key, bool set_params,
 {
 	ColScanDesc scan = (ColScanDesc) sscan;
 
-	col_reader_reset(scan->reader, true);
+	if (scan->reader != NULL)
+		col_reader_reset(scan->reader, true);
 	storage_scan_sample_restart(sscan);
 }
 
@@ -71,9 +93,7 @@ bool
 col_scan_getnextslot(TableScanDesc sscan, ScanDirection direction,
 					 TupleTableSlot *slot)
 {
-	ColScanDesc scan = (ColScanDesc) sscan;
-
-	return col_reader_next_slot(scan->reader,
+	return col_reader_next_slot(scan_reader(sscan),
 								!ScanDirectionIsBackward(direction), slot);
 }
 
@@ -108,7 +128,7 @@ col_parallelscan_reinitialize(Relation rel, ParallelTableScanDesc pscan)
 static bool
 load_analyze_group(ColScanDesc scan, int64 group)
 {
-	ColReader  *r = scan->reader;
+	ColReader  *r = scan_reader(&scan->base.rs);
 	int64		base = 0;
 	int			si;
 
@@ -132,7 +152,7 @@ bool
 col_scan_analyze_next_block(TableScanDesc sscan, COMPAT_ANALYZE_BLOCK_ARGS)
 {
 	ColScanDesc scan = (ColScanDesc) sscan;
-	ColReader  *r = scan->reader;
+	ColReader  *r = scan_reader(sscan);
 	BlockNumber block;
 	BlockNumber nblocks = RelationGetNumberOfBlocks(sscan->rs_rd);
 
@@ -158,7 +178,7 @@ col_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin,
 							TupleTableSlot *slot)
 {
 	ColScanDesc scan = (ColScanDesc) sscan;
-	ColReader  *r = scan->reader;
+	ColReader  *r = scan_reader(sscan);
 
 	while (!r->have_batch || r->pos + 1 >= (int64) r->batch.nrows)
 	{

@@ -23,7 +23,8 @@
 typedef struct RowScanDescData
 {
 	StorageScanDescData base;	/* first: shared with storage_am_rows.c */
-	RowReader  *reader;
+	RowReader  *reader;			/* NULL until needed (scan_reader) */
+	MemoryContext cxt;			/* where scan_reader makes it */
 	/* ANALYZE: the batch being sampled and its row last returned */
 	bool		have_batch;
 	int64		pos;
@@ -34,6 +35,26 @@ typedef struct RowScanDescData
 
 typedef RowScanDescData *RowScanDesc;
 
+/*
+ * The scan's reader, made when first needed: a bitmap scan, which fetches
+ * rows by TID, never needs one, and making one lists every batch.
+ */
+static RowReader *
+scan_reader(TableScanDesc sscan)
+{
+	RowScanDesc scan = (RowScanDesc) sscan;
+
+	if (scan->reader == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(scan->cxt);
+
+		scan->reader = row_reader_begin(sscan->rs_rd, sscan->rs_snapshot,
+										(RowParallelScanDescData *) sscan->rs_parallel);
+		MemoryContextSwitchTo(old);
+	}
+	return scan->reader;
+}
+
 TableScanDesc
 row_scan_begin(Relation rel, Snapshot snapshot, int nkeys,
 			   struct ScanKeyData *key, ParallelTableScanDesc pscan,
@@ -42,8 +63,7 @@ row_scan_begin(Relation rel, Snapshot snapshot, int nkeys,
 	RowScanDesc scan = palloc0(sizeof(RowScanDescData));
 
 	storage_am_scan_init(&scan->base.rs, rel, snapshot, nkeys, key, pscan, flags);
-	scan->reader = row_reader_begin(rel, snapshot,
-									(RowParallelScanDescData *) pscan);
+	scan->cxt = CurrentMemoryContext;
 	return &scan->base.rs;
 }
 
@@ -52,7 +72,8 @@ row_scan_end(TableScanDesc sscan)
 {
 	RowScanDesc scan = (RowScanDesc) sscan;
 
-	row_reader_end(scan->reader);
+	if (scan->reader != NULL)
+		row_reader_end(scan->reader);
 	storage_scan_end_rows(sscan);
 	if (scan->base.rs.rs_flags & SO_TEMP_SNAPSHOT)
 		UnregisterSnapshot(scan->base.rs.rs_snapshot);
@@ -63,7 +84,10 @@ void
 row_scan_rescan(TableScanDesc sscan, struct ScanKeyData *key, bool set_params,
 				bool allow_strat, bool allow_sync, bool allow_pagemode)
 {
-	row_reader_reset(((RowScanDesc) sscan)->reader);
+	RowScanDesc scan = (RowScanDesc) sscan;
+
+	if (scan->reader != NULL)
+		row_reader_reset(scan->reader);
 	storage_scan_sample_restart(sscan);
 }
 
@@ -71,7 +95,7 @@ bool
 row_scan_getnextslot(TableScanDesc sscan, ScanDirection direction,
 					 TupleTableSlot *slot)
 {
-	return row_reader_next_slot(((RowScanDesc) sscan)->reader,
+	return row_reader_next_slot(scan_reader(sscan),
 								!ScanDirectionIsBackward(direction), slot);
 }
 
@@ -113,7 +137,7 @@ row_scan_analyze_next_block(TableScanDesc sscan, COMPAT_ANALYZE_BLOCK_ARGS)
 		return false;
 	scan->have_batch = false;
 	storage_am_analyze_units(block, RelationGetNumberOfBlocks(sscan->rs_rd),
-							 scan->reader->nbatches,
+							 scan_reader(sscan)->nbatches,
 							 &scan->analyze_next_batch,
 							 &scan->analyze_end_batch);
 	return true;
@@ -125,7 +149,7 @@ row_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin,
 							TupleTableSlot *slot)
 {
 	RowScanDesc scan = (RowScanDesc) sscan;
-	RowReader  *r = scan->reader;
+	RowReader  *r = scan_reader(sscan);
 
 	while (!scan->have_batch || scan->pos + 1 >= (int64) r->nrows)
 	{
