@@ -30,7 +30,6 @@
 #include "catalog/pg_am.h"
 #include "catalog/pg_operator_d.h"
 #include "catalog/pg_type.h"
-#include "commands/defrem.h"
 #include "executor/executor.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
@@ -40,6 +39,7 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
+#include "utils/typcache.h"
 
 #include "catalog/zone_map.h"
 #include "scan/prune.h"
@@ -110,7 +110,7 @@ is_pseudo_constant(Node *node)
 static bool
 operator_info(Oid opno, Form_pg_attribute attr, Oid collation, LeafInfo *leaf)
 {
-	Oid			opclass;
+	TypeCacheEntry *tc;
 	Oid			family;
 	int			strategy;
 	Oid			left;
@@ -121,10 +121,11 @@ operator_info(Oid opno, Form_pg_attribute attr, Oid collation, LeafInfo *leaf)
 		return false;
 	if (OidIsValid(attr->attcollation) && collation != attr->attcollation)
 		return false;
-	opclass = GetDefaultOpClass(attr->atttypid, BTREE_AM_OID);
-	if (!OidIsValid(opclass))
+	/* the type's default btree opclass, cached (planning runs this often) */
+	tc = lookup_type_cache(attr->atttypid, TYPECACHE_BTREE_OPFAMILY);
+	family = tc->btree_opf;
+	if (!OidIsValid(family))
 		return false;
-	family = get_opclass_family(opclass);
 	if (!op_in_opfamily(opno, family))
 	{
 		Oid			negator = get_negator(opno);
@@ -137,7 +138,7 @@ operator_info(Oid opno, Form_pg_attribute attr, Oid collation, LeafInfo *leaf)
 	get_op_opfamily_properties(opno, family, false, &strategy, &left, &right);
 	if (negated && strategy != BTEqualStrategyNumber)
 		return false;
-	if (left != get_opclass_input_type(opclass))
+	if (left != tc->btree_opintype)
 		return false;
 	if (!OidIsValid(get_opfamily_proc(family, left, right, BTORDER_PROC)))
 		return false;
