@@ -398,25 +398,138 @@ typedef struct WrapContext
 	List	   *rtable;			/* the statement's */
 	List	   *added;			/* the nodes placed */
 	bool		parallel_ok;	/* may the nodes add a Gather? */
+	int			gathers;		/* Gathers in PostgreSQL's plan */
 	bool		parallelized;	/* they did */
 } WrapContext;
 
 /*
  * May the nodes run an aggregation in parallel themselves?  When
  * PostgreSQL could have planned a parallel query (standard_planner's
- * conditions), every function in it is parallel safe, and its plan has no
- * Gather of its own, under which there could be no other.
+ * conditions) and every function in it is parallel safe.  Where the plan
+ * has a Gather of its own, there can be no other, unless the nodes take
+ * its place (serial_input).
  */
 static bool
-statement_allows_parallel(Query *parse, int cursor_options, PlannedStmt *stmt)
+statement_allows_parallel(Query *parse, int cursor_options)
 {
 	return (cursor_options & CURSOR_OPT_PARALLEL_OK) != 0 &&
 		IsUnderPostmaster && !IsParallelWorker() &&
 		parse->commandType == CMD_SELECT && !parse->hasModifyingCTE &&
 		max_parallel_workers_per_gather > 0 &&
 		storage_engine_enable_parallel_execution &&
-		!stmt->parallelModeNeeded &&
 		max_parallel_hazard(parse) == PROPARALLEL_SAFE;
+}
+
+static Plan *
+count_gathers(Plan *plan, void *arg)
+{
+	if (IsA(plan, Gather) || IsA(plan, GatherMerge))
+		(*(int *) arg)++;
+	return plan;
+}
+
+/* Does the Gather (Merge) return its input's columns as they are? */
+static bool
+passes_input_on(Plan *gather)
+{
+	ListCell   *lc;
+
+	if (list_length(gather->targetlist) != list_length(gather->lefttree->targetlist))
+		return false;
+	foreach(lc, gather->targetlist)
+	{
+		TargetEntry *te = lfirst(lc);
+		Var		   *var = (Var *) te->expr;
+
+		if (!IsA(var, Var) || var->varno != OUTER_VAR ||
+			var->varattno != te->resno)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Makes the scan below a Gather (Merge), and the Sort between, parallel or
+ * serial: a parallel scan is parallel aware, and depends on the Gather's
+ * rescan parameter, which rewinds it (SS_finalize_plan).
+ */
+static void
+gather_input(Plan *gather, bool parallel)
+{
+	int			param = IsA(gather, Gather) ? ((Gather *) gather)->rescan_param :
+		((GatherMerge *) gather)->rescan_param;
+	Plan	   *sort = IsA(gather->lefttree, Sort) ? gather->lefttree : NULL;
+	Plan	   *scan = sort != NULL ? sort->lefttree : gather->lefttree;
+	Plan	   *nodes[2] = {scan, sort};
+	int			i;
+
+	scan->parallel_aware = parallel;
+	for (i = 0; i < 2 && nodes[i] != NULL && param >= 0; i++)
+	{
+		if (parallel)
+		{
+			nodes[i]->extParam = bms_add_member(nodes[i]->extParam, param);
+			nodes[i]->allParam = bms_add_member(nodes[i]->allParam, param);
+		}
+		else
+		{
+			nodes[i]->extParam = bms_del_member(nodes[i]->extParam, param);
+			nodes[i]->allParam = bms_del_member(nodes[i]->allParam, param);
+		}
+	}
+}
+
+/*
+ * An Agg that PostgreSQL could not make parallel (a DISTINCT aggregate)
+ * over a Gather (Merge) of a parallel scan of one of our tables, sorted by
+ * each participant for a GroupAggregate: PostgreSQL parallelized only the
+ * scan and the sort.  The Gather is taken out, the scan made serial, so
+ * that the node can take the Agg and make the whole aggregation parallel
+ * (parallelize).  Returns where the Gather was, for restore_gather, or
+ * NULL when the Agg is not such.
+ */
+static Plan *
+serial_input(Agg *agg, WrapContext *cxt)
+{
+	Plan	   *gather = agg->plan.lefttree;
+	Plan	   *scan;
+	RangeTblEntry *rte;
+	Relation	rel;
+	bool		ours;
+
+	if (cxt->gathers != 1 || !cxt->parallel_ok ||
+		agg->aggsplit != AGGSPLIT_SIMPLE || gather == NULL ||
+		!(IsA(gather, Gather) || IsA(gather, GatherMerge)) ||
+		gather->initPlan != NIL || !passes_input_on(gather))
+		return NULL;
+	if (IsA(gather, Gather) &&
+		(((Gather *) gather)->single_copy || ((Gather *) gather)->initParam != NULL))
+		return NULL;
+	if (IsA(gather, GatherMerge) && ((GatherMerge *) gather)->initParam != NULL)
+		return NULL;
+	scan = gather->lefttree;
+	if (scan != NULL && IsA(scan, Sort))
+		scan = scan->lefttree;
+	if (scan == NULL || !scan->parallel_aware ||
+		!(batch_scan_plan_is(scan) || IsA(scan, SeqScan)))
+		return NULL;
+	rte = rt_fetch(((Scan *) scan)->scanrelid, cxt->rtable);
+	rel = table_open(rte->relid, NoLock);
+	ours = is_rowcompress(rel) || batch_scan_plan_is(scan);
+	table_close(rel, NoLock);
+	if (!ours)
+		return NULL;
+	agg->plan.lefttree = gather->lefttree;
+	gather_input(gather, false);
+	return gather;
+}
+
+/* Puts back what serial_input took out. */
+static void
+restore_gather(Agg *agg, Plan *gather)
+{
+	agg->plan.lefttree = gather;
+	gather_input(gather, true);
 }
 
 /* The output columns of plan as Vars of varno (OUTER_VAR, INDEX_VAR). */
@@ -468,8 +581,8 @@ parallelize(CustomScan *whole, WrapContext *cxt)
 
 	if (IsA(scan, Sort))
 		scan = scan->lefttree;
-	if (!cxt->parallel_ok || agg->aggsplit != AGGSPLIT_SIMPLE ||
-		agg->plan.allParam != NULL || scan->allParam != NULL)
+	if (!cxt->parallel_ok || cxt->gathers > 0 || agg->aggsplit != AGGSPLIT_SIMPLE ||
+		!bms_is_empty(agg->plan.allParam) || !bms_is_empty(scan->allParam))
 		return (Plan *) whole;
 
 	/* EXPORT's columns: the keys, then each aggregate's exported state */
@@ -486,7 +599,9 @@ parallelize(CustomScan *whole, WrapContext *cxt)
 		if (!IsA(te->expr, Aggref))
 			continue;
 		if (agg_kernel_for((Aggref *) te->expr, AGGSPLIT_SIMPLE)->merge == NULL)
-			return (Plan *) whole;
+		{
+					return (Plan *) whole;
+		}
 		aggref = copyObject((Aggref *) te->expr);
 		aggref->aggtype = BYTEAOID;
 		export_tlist = lappend(export_tlist,
@@ -496,7 +611,9 @@ parallelize(CustomScan *whole, WrapContext *cxt)
 		naggs++;
 	}
 	if (naggs == 0)
-		return (Plan *) whole;
+	{
+			return (Plan *) whole;
+	}
 
 	rel = table_open(rt_fetch(((Scan *) scan)->scanrelid, cxt->rtable)->relid, NoLock);
 	workers = parallel_scan_workers_for(rel);
@@ -582,10 +699,12 @@ wrap_agg(Plan *plan, void *arg)
 	WrapContext *cxt = arg;
 	Plan	  **seqscan_at;
 	Plan	   *seqscan = NULL;
+	Plan	   *gather;
 	Plan	   *result;
 
 	if (!IsA(plan, Agg))
 		return plan;
+	gather = serial_input((Agg *) plan, cxt);
 	/* a RowcompressScan reads what the sequential scan did, in batches */
 	seqscan_at = rowcompress_seqscan_of((Agg *) plan, cxt->rtable);
 	if (seqscan_at != NULL)
@@ -596,11 +715,16 @@ wrap_agg(Plan *plan, void *arg)
 	result = try_vector_agg((Agg *) plan);
 	if (result != plan)
 	{
+		if (gather != NULL)
+			cxt->gathers--;
 		result = parallelize((CustomScan *) result, cxt);
 		cxt->added = lappend(cxt->added, result);
+		return result;
 	}
-	else if (seqscan != NULL)
+	if (seqscan != NULL)
 		*seqscan_at = seqscan;
+	if (gather != NULL)
+		restore_gather((Agg *) plan, gather);
 	return result;
 }
 
@@ -618,7 +742,7 @@ vector_agg_planner(Query *parse, const char *query_string, int cursor_options,
 				   ParamListInfo bound_params)
 {
 	PlannedStmt *stmt;
-	WrapContext cxt = {NIL, NIL, false, false};
+	WrapContext cxt = {NIL, NIL, false, 0, false};
 	int			max_id = 0;
 	ListCell   *lc;
 
@@ -633,7 +757,8 @@ vector_agg_planner(Query *parse, const char *query_string, int cursor_options,
 	/* no Gather in a subplan: it may run in a parallel worker */
 	foreach(lc, stmt->subplans)
 		lfirst(lc) = walk_plans(lfirst(lc), wrap_agg, &cxt);
-	cxt.parallel_ok = statement_allows_parallel(parse, cursor_options, stmt);
+	cxt.parallel_ok = statement_allows_parallel(parse, cursor_options);
+	walk_plans(stmt->planTree, count_gathers, &cxt.gathers);
 	stmt->planTree = walk_plans(stmt->planTree, wrap_agg, &cxt);
 	if (cxt.added == NIL)
 		return stmt;

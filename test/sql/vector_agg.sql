@@ -373,6 +373,37 @@ SET storage_engine.enable_parallel_execution = off;
 EXPLAIN (COSTS OFF)
 SELECT g, count(DISTINCT i4) FROM va_par GROUP BY g;
 RESET storage_engine.enable_parallel_execution;
+-- where PostgreSQL makes only the scan and the sort parallel (a Gather
+-- Merge below a GroupAggregate), the nodes take the Gather's place
+-- (the plans' nodes only: PostgreSQL 16 on sorts by the DISTINCT argument too)
+CREATE FUNCTION plan_nodes(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+	line text;
+BEGIN
+	FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+		IF line !~ '^\s*(Sort Key|Columns|Group Key|Workers Planned|Mode):' THEN
+			RETURN NEXT line;
+		END IF;
+	END LOOP;
+END $$;
+SET parallel_tuple_cost = 0;
+SET storage_engine.enable_vectorized_aggregation = off;
+SELECT plan_nodes('SELECT g, count(DISTINCT i4), sum(i8) FROM va_par GROUP BY g');
+RESET storage_engine.enable_vectorized_aggregation;
+EXPLAIN (COSTS OFF)
+SELECT g, count(DISTINCT i4), sum(i8) FROM va_par GROUP BY g;
+SELECT q, check_par(q) AS result, agg_path(q) AS path FROM unnest(ARRAY[
+	'SELECT g, count(DISTINCT i4), sum(i8) FROM va_par GROUP BY g',
+	'SELECT g, count(DISTINCT i4), sum(n) FROM va_par GROUP BY g'
+]) AS q;
+EXPLAIN (COSTS OFF)
+SELECT g, count(DISTINCT i4), count(*) FROM va_par_row GROUP BY g;
+SELECT check_par_row('SELECT g, count(DISTINCT i4), count(*) FROM va_par_row GROUP BY g');
+-- an Agg the node does not take keeps PostgreSQL's plan, Gather Merge and all
+SELECT plan_nodes('SELECT g, count(DISTINCT i4), max(f8) FROM va_par GROUP BY g');
+SELECT check_par('SELECT g, count(DISTINCT i4), max(f8) FROM va_par GROUP BY g');
+SET parallel_tuple_cost = 1;
+DROP FUNCTION plan_nodes(text);
 DROP TABLE va_par_row;
 DROP FUNCTION check_par_row(text);
 RESET parallel_tuple_cost;
