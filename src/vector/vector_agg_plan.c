@@ -599,9 +599,7 @@ parallelize(CustomScan *whole, WrapContext *cxt)
 		if (!IsA(te->expr, Aggref))
 			continue;
 		if (agg_kernel_for((Aggref *) te->expr, AGGSPLIT_SIMPLE)->merge == NULL)
-		{
-					return (Plan *) whole;
-		}
+			return (Plan *) whole;
 		aggref = copyObject((Aggref *) te->expr);
 		aggref->aggtype = BYTEAOID;
 		export_tlist = lappend(export_tlist,
@@ -611,9 +609,7 @@ parallelize(CustomScan *whole, WrapContext *cxt)
 		naggs++;
 	}
 	if (naggs == 0)
-	{
-			return (Plan *) whole;
-	}
+		return (Plan *) whole;
 
 	rel = table_open(rt_fetch(((Scan *) scan)->scanrelid, cxt->rtable)->relid, NoLock);
 	workers = parallel_scan_workers_for(rel);
