@@ -260,6 +260,23 @@ make_row_scan_path(PlannerInfo *root, RelOptInfo *rel, int natts,
 	return path;
 }
 
+/*
+ * A scan that reads no column and tests no filter hands over row counts
+ * (of chunk groups, of batches from the metadata) to a vectorized
+ * count(*), a few milliseconds for a million rows: no parallel plan of the
+ * table, ours or the table AM's, can beat it, and one would cost worker
+ * start-up (measured: 2.4 ms serial, 10.7 ms with 2 workers).  Costs
+ * cannot tell, as they charge every row to the Aggregate above.
+ */
+static bool
+counts_only(RelOptInfo *rel, bool no_columns)
+{
+	if (!no_columns || rel->baserestrictinfo != NIL)
+		return false;
+	rel->partial_pathlist = NIL;
+	return true;
+}
+
 static void
 add_row_scan_path(PlannerInfo *root, RelOptInfo *rel, Oid relid, int natts)
 {
@@ -273,6 +290,8 @@ add_row_scan_path(PlannerInfo *root, RelOptInfo *rel, Oid relid, int natts)
 		return;
 
 	add_path(rel, &make_row_scan_path(root, rel, natts, no_columns, 0)->path);
+	if (counts_only(rel, no_columns))
+		return;
 	workers = parallel_scan_workers(rel);
 	if (workers > 0)
 		add_partial_path(rel, &make_row_scan_path(root, rel, natts, no_columns,
@@ -526,6 +545,8 @@ col_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 		return;
 
 	add_path(rel, (Path *) make_col_path(root, rel, natts, nused, 0));
+	if (counts_only(rel, nused == 0))
+		return;
 
 	workers = parallel_scan_workers(rel);
 	if (workers > 0)

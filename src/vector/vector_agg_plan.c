@@ -584,6 +584,9 @@ parallelize(CustomScan *whole, WrapContext *cxt)
 	if (!cxt->parallel_ok || cxt->gathers > 0 || agg->aggsplit != AGGSPLIT_SIMPLE ||
 		!bms_is_empty(agg->plan.allParam) || !bms_is_empty(scan->allParam))
 		return (Plan *) whole;
+	/* row counts without reading a column: nothing to share (counts_only in scan_planner.c) */
+	if (scan->qual == NIL && !contain_var_clause((Node *) scan->targetlist))
+		return (Plan *) whole;
 
 	/* EXPORT's columns: the keys, then each aggregate's exported state */
 	foreach(lc, whole->custom_exprs)
