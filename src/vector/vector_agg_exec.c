@@ -118,6 +118,8 @@ typedef struct VecAggState
 	VecInput   *keys;			/* [nkeys] */
 	ColumnBatch **key_batches;	/* [nkeys], for the grouping */
 	VecAggMode	mode;
+	VecInput  **exprs;			/* the inputs that are expressions */
+	int			nexprs;
 	PlanState  *gather;			/* COMBINE: the Gather of the participants */
 	int			naggs;			/* columns that are aggregates */
 	bool		gave_up;		/* EXPORT: a value the kernels cannot take */
@@ -208,29 +210,47 @@ init_input(VecAggState *state, Expr *expr, VecInput *input)
 	{
 		input->attno = -1;
 		input->expr = ExecInitExpr(expr, &state->scan->ss.ps);
+		state->exprs[state->nexprs++] = input;
 	}
 }
 
 /*
  * The input's values for batch b: its column, or (an expression) the
- * values computed for the selected rows on the scan's slot, in batch_cxt.
+ * values compute_expressions computed.
  */
 static ColumnBatch *
-input_values(VecAggState *state, VecInput *input, RowBatch *b)
+input_values(VecInput *input, RowBatch *b)
+{
+	return input->attno >= 0 ? &b->cols[input->attno] : &input->computed;
+}
+
+/*
+ * Computes every expression input (keys and arguments) for the selected
+ * rows of batch b, in batch_cxt: each row goes to the scan's slot once for
+ * all of them.
+ */
+static void
+compute_expressions(VecAggState *state, RowBatch *b)
 {
 	ExprContext *econtext = state->css.ss.ps.ps_ExprContext;
 	MemoryContext old;
 	uint32		k;
+	int			i;
 
-	if (input->attno >= 0)
-		return &b->cols[input->attno];
-	if (input->computed_size < b->nrows)
+	if (state->nexprs == 0)
+		return;
+	for (i = 0; i < state->nexprs; i++)
 	{
-		input->computed.values = MemoryContextAllocHuge(state->agg_cxt,
-														sizeof(Datum) * b->nrows);
-		input->computed.isnull = MemoryContextAllocHuge(state->agg_cxt,
-														sizeof(bool) * b->nrows);
-		input->computed_size = b->nrows;
+		VecInput   *input = state->exprs[i];
+
+		if (input->computed_size < b->nrows)
+		{
+			input->computed.values = MemoryContextAllocHuge(state->agg_cxt,
+															sizeof(Datum) * b->nrows);
+			input->computed.isnull = MemoryContextAllocHuge(state->agg_cxt,
+															sizeof(bool) * b->nrows);
+			input->computed_size = b->nrows;
+		}
 	}
 	old = MemoryContextSwitchTo(state->batch_cxt);
 	for (k = 0; k < b->nsel; k++)
@@ -238,11 +258,15 @@ input_values(VecAggState *state, VecInput *input, RowBatch *b)
 		uint32		row = b->sel != NULL ? b->sel[k] : k;
 
 		econtext->ecxt_scantuple = state->source->batch_row(state->scan, row);
-		input->computed.values[row] = ExecEvalExpr(input->expr, econtext,
-												   &input->computed.isnull[row]);
+		for (i = 0; i < state->nexprs; i++)
+		{
+			VecInput   *input = state->exprs[i];
+
+			input->computed.values[row] = ExecEvalExpr(input->expr, econtext,
+													   &input->computed.isnull[row]);
+		}
 	}
 	MemoryContextSwitchTo(old);
-	return &input->computed;
 }
 
 static void
@@ -281,6 +305,8 @@ begin_vector_agg(CustomScanState *node, EState *estate, int eflags)
 
 	state->nkeys = list_length(cscan->custom_exprs);
 	state->keys = palloc0(sizeof(VecInput) * Max(state->nkeys, 1));
+	state->exprs = palloc(sizeof(VecInput *) *
+						  (state->nkeys + list_length(cscan->custom_scan_tlist) + 1));
 	state->key_batches = palloc0(sizeof(ColumnBatch *) * Max(state->nkeys, 1));
 	/* COMBINE: keys and states come in the participants' rows */
 	if (state->mode != VEC_AGG_COMBINE)
@@ -510,10 +536,11 @@ add_batch(VecAggState *state, RowBatch *b)
 
 	MemoryContextReset(state->batch_cxt);
 	ResetExprContext(state->css.ss.ps.ps_ExprContext);
+	compute_expressions(state, b);
 	if (state->grouping->methods != NULL)
 	{
 		for (i = 0; i < state->nkeys; i++)
-			state->key_batches[i] = input_values(state, &state->keys[i], b);
+			state->key_batches[i] = input_values(&state->keys[i], b);
 		if (state->groups_size < b->nrows)
 		{
 			state->groups = MemoryContextAllocHuge(state->agg_cxt,
@@ -535,7 +562,7 @@ add_batch(VecAggState *state, RowBatch *b)
 		if (col->kernel == NULL)
 			continue;
 		if (!col->kernel->add(col->states, groups,
-							  col->has_input ? input_values(state, &col->input, b) : NULL,
+							  col->has_input ? input_values(&col->input, b) : NULL,
 							  b->sel, b->nsel))
 		{
 			MemoryContextSwitchTo(old);
