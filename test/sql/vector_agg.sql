@@ -368,6 +368,14 @@ SELECT q, check_par_row(q) AS result, agg_path(q) AS path FROM unnest(ARRAY[
 	'SELECT g, count(DISTINCT i4), count(*), sum(i8), min(d) FROM va_par_row GROUP BY g',
 	'SELECT g, count(DISTINCT i4), sum(n) FROM va_par_row GROUP BY g'
 ]) AS q;
+-- rows the transaction inserted, still buffered, are written before the
+-- participants start, and they see them
+BEGIN;
+INSERT INTO va_par SELECT 50, g, g, 1, 1, 1, '2024-03-01' FROM generate_series(1, 500) g;
+INSERT INTO va_par_heap SELECT 50, g, g, 1, 1, 1, '2024-03-01' FROM generate_series(1, 500) g;
+SELECT check_par('SELECT g, count(DISTINCT i4), sum(i8) FROM va_par GROUP BY g') AS result,
+	   agg_path('SELECT g, count(DISTINCT i4), sum(i8) FROM va_par GROUP BY g') AS path;
+ROLLBACK;
 -- and off with storage_engine.enable_parallel_execution
 SET storage_engine.enable_parallel_execution = off;
 EXPLAIN (COSTS OFF)
