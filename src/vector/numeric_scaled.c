@@ -126,6 +126,34 @@ numeric_to_scaled(Datum value, int128 *mantissa, int *dscale)
 			break;
 		acc = acc * NUMERIC_BASE + digit;
 	}
+
+	/*
+	 * Up to 16 decimal digits (most numerics): in 64 bits, which is several
+	 * times faster than 128-bit multiplication and division, library calls
+	 * on most platforms.
+	 */
+	if (i == ndigits)
+	{
+		exp = acc == 0 ? 0 :
+			NUMERIC_BASE_DIGITS * (weight - ndigits + 1) + scale;
+		if (exp >= 0 && exp <= 18 && acc <= PG_INT64_MAX / pow10_int64[exp])
+		{
+			acc *= pow10_int64[exp];
+			*mantissa = negative ? -acc : acc;
+			*dscale = scale;
+			return true;
+		}
+		if (exp < 0 && exp >= -18)
+		{
+			/* digits past the display scale: not a value numeric makes */
+			if (acc % pow10_int64[-exp] != 0)
+				return false;
+			acc /= pow10_int64[-exp];
+			*mantissa = negative ? -acc : acc;
+			*dscale = scale;
+			return true;
+		}
+	}
 	wide = acc;
 	for (; i < ndigits; i++)
 	{
