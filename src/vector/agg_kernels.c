@@ -229,6 +229,17 @@ typedef struct WideSum
 	int32		scale;			/* numeric: display scale of sum */
 } WideSum;
 
+/* row's numeric as a scaled integer: from the batch's, or converted here */
+static inline bool
+scaled_value(const ColumnBatch *col, uint32 row, int128 *value, int *scale)
+{
+	if (col->scaled == NULL)
+		return numeric_to_scaled(col->values[row], value, scale);
+	*value = col->scaled[row].mantissa;
+	*scale = col->scaled[row].dscale;
+	return col->scaled[row].ok;
+}
+
 static bool
 int8_sum_add(ADD_PARAMS)
 {
@@ -256,7 +267,7 @@ numeric_sum_add(ADD_PARAMS)
 		int			scale;
 		int128		value;
 
-		if (!numeric_to_scaled(col->values[row], &value, &scale))
+		if (!scaled_value(col, row, &value, &scale))
 			return false;
 		if (scale > st->scale)
 		{
@@ -560,6 +571,7 @@ add_values(const AggKernel *k, void *state, Datum *values, uint32 n)
 	batch.values = values;
 	batch.isnull = palloc0(sizeof(bool) * Max(n, 1));
 	batch.loaded = true;
+	batch.scaled = NULL;
 	result = k->add(state, NULL, &batch, NULL, n);
 	pfree(batch.isnull);
 	return result;
@@ -647,7 +659,7 @@ name(ADD_PARAMS) \
 		int			scale; \
 		int			cmp; \
 \
-		if (!numeric_to_scaled(col->values[row], &m, &scale)) \
+		if (!scaled_value(col, row, &m, &scale)) \
 			return false; \
 		if (st->has) \
 		{ \
@@ -1104,6 +1116,17 @@ agg_kernel_safe(const AggKernel *k, Form_pg_attribute attr, Datum min,
 			}
 	}
 	return false;
+}
+
+bool
+agg_kernel_reads_scaled(const AggKernel *k)
+{
+#ifdef VEC_HAVE_SCALED_NUMERIC
+	return k->add == numeric_sum_add || k->add == numeric_min_add ||
+		k->add == numeric_max_add;
+#else
+	return false;
+#endif
 }
 
 bytea *

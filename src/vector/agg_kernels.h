@@ -111,6 +111,12 @@ extern const AggKernel *agg_kernel_for(Aggref *aggref, AggSplit split);
  */
 extern bool agg_kernel_keeps_one_of_ties(const AggKernel *k, Aggref *aggref);
 
+/*
+ * Does k take numerics as scaled integers (ColumnBatch.scaled, made once
+ * for all the kernels reading a column when the caller makes it)?
+ */
+extern bool agg_kernel_reads_scaled(const AggKernel *k);
+
 /* The state of a participant of a parallel aggregation, as a bytea. */
 extern bytea *agg_kernel_export(const AggKernel *k, void *state);
 

@@ -19,6 +19,11 @@ typedef struct ColumnBatch
 								 * the chunk's decompressed buffer */
 	bool	   *isnull;			/* [nrows] */
 	bool		loaded;			/* false for columns not projected */
+	/*
+	 * numeric: each row's value as a scaled integer, made once per batch by
+	 * the aggregation for the kernels that read it (NULL: not made)
+	 */
+	const struct ScaledNumeric *scaled;
 } ColumnBatch;
 
 typedef struct RowBatch

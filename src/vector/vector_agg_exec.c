@@ -64,6 +64,7 @@
 #include "vector/agg_grouping.h"
 #include "vector/agg_kernels.h"
 #include "vector/agg_partial.h"
+#include "vector/numeric_scaled.h"
 #include "vector/vector_agg.h"
 
 /*
@@ -87,6 +88,9 @@ typedef struct VecAggColumn
 	VecInput	input;
 	char	   *states;			/* [allocated groups] of state_size */
 	void	   *info;			/* what the kernel's setup made */
+	/* a column other kernels also read as scaled numerics: made once */
+	bool		shares_scaled;
+	ColumnBatch view;			/* the column with its scaled values */
 } VecAggColumn;
 
 /* What the node asks of the scan below it: one for each access method. */
@@ -124,6 +128,8 @@ typedef struct VecAggState
 	int			naggs;			/* columns that are aggregates */
 	bool		gave_up;		/* EXPORT: a value the kernels cannot take */
 	bool		kernels_ready;	/* every kernel's setup succeeded */
+	/* a batch's columns as scaled numerics, by attno (NULL: not made) */
+	struct ScaledNumeric **scaled;
 	/* GroupAggregate: groups come out in the Sort's order (NULL: any) */
 	SortSupport key_order;		/* [nkeys] */
 	uint32	   *order;			/* the groups, sorted */
@@ -148,6 +154,7 @@ typedef struct VecAggState
 } VecAggState;
 
 static Node *create_vector_agg_state(CustomScan *cscan);
+static void share_scaled(VecAggState *state);
 static void begin_vector_agg(CustomScanState *node, EState *estate, int eflags);
 static TupleTableSlot *exec_vector_agg(CustomScanState *node);
 static void end_vector_agg(CustomScanState *node);
@@ -353,6 +360,7 @@ begin_vector_agg(CustomScanState *node, EState *estate, int eflags)
 		else
 			col->key = list_position(cscan->custom_exprs, te->expr);
 	}
+	share_scaled(state);
 	if (state->source->batch_columns != NULL && state->mode != VEC_AGG_COMBINE)
 	{
 		Bitmapset  *columns = NULL;
@@ -375,6 +383,91 @@ begin_vector_agg(CustomScanState *node, EState *estate, int eflags)
 										   "vectorized aggregation result",
 										   ALLOCSET_SMALL_SIZES);
 }
+
+#ifdef VEC_HAVE_SCALED_NUMERIC
+/*
+ * Marks the columns that two or more kernels read as scaled numerics (sum,
+ * avg, min and max of one numeric column): a batch's values are converted
+ * once for all of them (scaled_view), which was half of such a query.
+ */
+static void
+share_scaled(VecAggState *state)
+{
+	int			natts = RelationGetDescr(state->scan->ss.ss_currentRelation)->natts;
+	int		   *readers = palloc0(sizeof(int) * (natts + 1));
+	int			i;
+
+	for (i = 0; i < state->ncolumns; i++)
+	{
+		VecAggColumn *col = &state->columns[i];
+
+		if (col->kernel != NULL && col->has_input && col->input.attno >= 0 &&
+			col->input.attno < natts && agg_kernel_reads_scaled(col->kernel))
+			readers[col->input.attno]++;
+	}
+	for (i = 0; i < state->ncolumns; i++)
+	{
+		VecAggColumn *col = &state->columns[i];
+
+		if (col->kernel != NULL && col->has_input && col->input.attno >= 0 &&
+			col->input.attno < natts && agg_kernel_reads_scaled(col->kernel) &&
+			readers[col->input.attno] > 1)
+		{
+			col->shares_scaled = true;
+			if (state->scaled == NULL)
+				state->scaled = palloc0(sizeof(ScaledNumeric *) * natts);
+		}
+	}
+	pfree(readers);
+}
+
+/*
+ * The column col reads in batch b, with its values as scaled numerics,
+ * converted once per batch for every kernel reading the column (in
+ * batch_cxt, reset with the batch).
+ */
+static ColumnBatch *
+scaled_view(VecAggState *state, VecAggColumn *col, RowBatch *b)
+{
+	ColumnBatch *in = &b->cols[col->input.attno];
+	ScaledNumeric **scaled = &state->scaled[col->input.attno];
+
+	if (*scaled == NULL)
+	{
+		uint32		k;
+
+		*scaled = MemoryContextAllocHuge(state->batch_cxt,
+										 sizeof(ScaledNumeric) * Max(b->nrows, 1));
+		for (k = 0; k < b->nsel; k++)
+		{
+			uint32		row = b->sel != NULL ? b->sel[k] : k;
+			ScaledNumeric *s = &(*scaled)[row];
+			int			dscale;
+
+			if (in->isnull[row])
+				continue;
+			s->ok = numeric_to_scaled(in->values[row], &s->mantissa, &dscale);
+			s->dscale = dscale;
+		}
+	}
+	col->view = *in;
+	col->view.scaled = *scaled;
+	return &col->view;
+}
+#else
+/* no kernel reads scaled numerics without 128-bit integers */
+static void
+share_scaled(VecAggState *state)
+{
+}
+
+static ColumnBatch *
+scaled_view(VecAggState *state, VecAggColumn *col, RowBatch *b)
+{
+	elog(ERROR, "scaled numerics need 128-bit integers");
+	return NULL;
+}
+#endif
 
 /* Gives every states array room for the grouping's groups, zeroed. */
 static void
@@ -536,6 +629,9 @@ add_batch(VecAggState *state, RowBatch *b)
 
 	MemoryContextReset(state->batch_cxt);
 	ResetExprContext(state->css.ss.ps.ps_ExprContext);
+	if (state->scaled != NULL)
+		memset(state->scaled, 0, sizeof(ScaledNumeric *) *
+			   RelationGetDescr(state->scan->ss.ss_currentRelation)->natts);
 	compute_expressions(state, b);
 	if (state->grouping->methods != NULL)
 	{
@@ -562,6 +658,7 @@ add_batch(VecAggState *state, RowBatch *b)
 		if (col->kernel == NULL)
 			continue;
 		if (!col->kernel->add(col->states, groups,
+							  col->shares_scaled ? scaled_view(state, col, b) :
 							  col->has_input ? input_values(&col->input, b) : NULL,
 							  b->sel, b->nsel))
 		{

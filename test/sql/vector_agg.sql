@@ -314,6 +314,14 @@ SELECT q, check_par(q) AS result, agg_path(q) AS path FROM unnest(ARRAY[
 	'SELECT g, count(*), sum(n) FROM va_par GROUP BY g',
 	'SELECT g, count(*), sum(i4) FROM va_par GROUP BY g'
 ]) AS q;
+-- serially, the kernels reading n (converted once per batch for all of
+-- them) meet the NaN and hand the query to the Aggregate
+SET max_parallel_workers_per_gather = 0;
+SELECT check_par('SELECT g, sum(n), avg(n), min(n), max(n) FROM va_par GROUP BY g') AS result,
+	   agg_path('SELECT g, sum(n), avg(n), min(n), max(n) FROM va_par GROUP BY g') AS path;
+SELECT check_par('SELECT g, sum(n), avg(n), max(n) FROM va_par WHERE n <> ''NaN'' GROUP BY g') AS result,
+	   agg_path('SELECT g, sum(n), avg(n), max(n) FROM va_par WHERE n <> ''NaN'' GROUP BY g') AS path;
+SET max_parallel_workers_per_gather = 2;
 -- groups beyond hash_mem are emitted and started again
 SET work_mem = '64kB';
 SELECT check_par('SELECT i8, count(*), sum(i4) FROM va_par GROUP BY i8');
