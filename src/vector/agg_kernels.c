@@ -255,6 +255,25 @@ int8_sum_add(ADD_PARAMS)
 	return true;
 }
 
+/*
+ * Adds value x 10^-scale to the sum, at the larger of the two display
+ * scales, as numeric_add gives; false if 128 bits do not hold it.
+ */
+static inline bool
+wide_add(WideSum *st, int128 value, int scale)
+{
+	if (scale > st->scale)
+	{
+		if (!int128_scale_up(st->sum, scale - st->scale, &st->sum))
+			return false;
+		st->scale = scale;
+	}
+	else if (scale < st->scale &&
+			 !int128_scale_up(value, st->scale - scale, &value))
+		return false;
+	return !__builtin_add_overflow(st->sum, value, &st->sum);
+}
+
 static bool
 numeric_sum_add(ADD_PARAMS)
 {
@@ -267,25 +286,14 @@ numeric_sum_add(ADD_PARAMS)
 		int			scale;
 		int128		value;
 
-		if (!scaled_value(col, row, &value, &scale))
-			return false;
-		if (scale > st->scale)
-		{
-			if (!int128_scale_up(st->sum, scale - st->scale, &st->sum))
-				return false;
-			st->scale = scale;
-		}
-		else if (scale < st->scale &&
-				 !int128_scale_up(value, st->scale - scale, &value))
-			return false;
-		if (__builtin_add_overflow(st->sum, value, &st->sum))
+		if (!scaled_value(col, row, &value, &scale) ||
+			!wide_add(st, value, scale))
 			return false;
 		st->count++;
 	}
 	return true;
 }
 
-/* the two sums at the larger display scale, as numeric_add gives */
 static bool
 wide_sum_merge(MERGE_PARAMS)
 {
@@ -293,17 +301,8 @@ wide_sum_merge(MERGE_PARAMS)
 	WideSum		src;
 
 	RAW_STATE(WideSum, src);
-	if (src.scale > st->scale)
-	{
-		if (!int128_scale_up(st->sum, src.scale - st->scale, &st->sum))
-			return false;
-		st->scale = src.scale;
-	}
-	else if (src.scale < st->scale &&
-			 !int128_scale_up(src.sum, st->scale - src.scale, &src.sum))
-		return false;
 	st->count += src.count;
-	return !__builtin_add_overflow(st->sum, src.sum, &st->sum);
+	return wide_add(st, src.sum, src.scale);
 }
 
 static Datum
