@@ -360,7 +360,8 @@ begin_vector_agg(CustomScanState *node, EState *estate, int eflags)
 		else
 			col->key = list_position(cscan->custom_exprs, te->expr);
 	}
-	share_scaled(state);
+	if (state->mode != VEC_AGG_COMBINE)
+		share_scaled(state);
 	if (state->source->batch_columns != NULL && state->mode != VEC_AGG_COMBINE)
 	{
 		Bitmapset  *columns = NULL;
