@@ -266,7 +266,9 @@ make_row_scan_path(PlannerInfo *root, RelOptInfo *rel, int natts,
  * count(*), a few milliseconds for a million rows: no parallel plan of the
  * table, ours or the table AM's, can beat it, and one would cost worker
  * start-up (measured: 2.4 ms serial, 10.7 ms with 2 workers).  Costs
- * cannot tell, as they charge every row to the Aggregate above.
+ * cannot tell, as they charge every row to the Aggregate above.  So for
+ * such a scan this drops the partial paths already made (the table AM's)
+ * and says so, and the caller makes none of its own.
  */
 static bool
 counts_only(RelOptInfo *rel, bool no_columns)
