@@ -43,6 +43,19 @@ align_offset(Size off, char typalign)
 	}
 }
 
+/*
+ * Appends len bytes.  Chunks are encoded into a buffer reused from frame to
+ * frame, so it rarely needs enlarging: the test inline, the call rare.
+ */
+static inline void
+put_bytes(StringInfo buf, const void *src, Size len)
+{
+	if ((Size) (buf->maxlen - buf->len) <= len)
+		enlargeStringInfo(buf, (int) len);
+	memcpy(buf->data + buf->len, src, len);
+	buf->len += (int) len;
+}
+
 static void
 append_zeros(StringInfo buf, Size n)
 {
@@ -52,55 +65,62 @@ append_zeros(StringInfo buf, Size n)
 	{
 		Size		k = Min(n, sizeof(zeros));
 
-		appendBinaryStringInfo(buf, zeros, (int) k);
+		put_bytes(buf, zeros, k);
 		n -= k;
 	}
 }
 
-static void
-append_value(StringInfo buf, Size base, const ValueTypeInfo *type, Datum value)
-{
-	if (type->typbyval)
-	{
-		/* typlen bytes of the Datum, as fetch_att would read them */
-		switch (type->typlen)
-		{
-			case 1:
-				{
-					char		v = DatumGetChar(value);
-
-					appendBinaryStringInfo(buf, &v, 1);
-					break;
-				}
-			case 2:
-				{
-					int16		v = DatumGetInt16(value);
-
-					appendBinaryStringInfo(buf, (char *) &v, 2);
-					break;
-				}
-			case 4:
-				{
-					int32		v = DatumGetInt32(value);
-
-					appendBinaryStringInfo(buf, (char *) &v, 4);
-					break;
-				}
-			default:
-				{
-					int64		v = DatumGetInt64(value);
-
-					appendBinaryStringInfo(buf, (char *) &v, 8);
-					break;
-				}
-		}
+/* typlen bytes of each non-NULL Datum, as fetch_att would read them */
+#define ENCODE_BY_VALUE_LOOP(ctype, from_datum) \
+	for (i = 0; i < count; i++) \
+	{ \
+		ctype		v; \
+\
+		if (isnull[i]) \
+			continue; \
+		v = from_datum(values[i]); \
+		memcpy(dst, &v, sizeof(ctype)); \
+		dst += sizeof(ctype); \
 	}
-	else if (type->typlen > 0)
+
+static void
+append_by_value(StringInfo buf, int16 typlen, const Datum *values,
+				const bool *isnull, uint32 count, uint32 present)
+{
+	char	   *dst;
+	uint32		i;
+
+	enlargeStringInfo(buf, (int) ((Size) present * typlen));
+	dst = buf->data + buf->len;
+	switch (typlen)
+	{
+		case 1:
+			ENCODE_BY_VALUE_LOOP(char, DatumGetChar);
+			break;
+		case 2:
+			ENCODE_BY_VALUE_LOOP(int16, DatumGetInt16);
+			break;
+		case 4:
+			ENCODE_BY_VALUE_LOOP(int32, DatumGetInt32);
+			break;
+		default:
+			ENCODE_BY_VALUE_LOOP(int64, DatumGetInt64);
+			break;
+	}
+	buf->len = (int) (dst - buf->data);
+}
+
+/* One by-reference value, aligned as heap would align it. */
+static void
+append_by_reference(StringInfo buf, Size base, const ValueTypeInfo *type,
+					Datum value)
+{
+	if (type->typlen > 0)
 	{
 		Size		off = buf->len - base;
 
 		append_zeros(buf, align_offset(off, type->typalign) - off);
-		appendBinaryStringInfo(buf, DatumGetPointer(value), type->typlen);
+		put_bytes(buf, DatumGetPointer(value), type->typlen);
 	}
 	else if (type->typlen == -1)
 	{
@@ -108,29 +128,29 @@ append_value(StringInfo buf, Size base, const ValueTypeInfo *type, Datum value)
 
 		Assert(!VARATT_IS_EXTERNAL(v) && !VARATT_IS_COMPRESSED(v));
 		if (VARATT_IS_SHORT(v))
-			appendBinaryStringInfo(buf, (char *) v, VARSIZE_SHORT(v));
+			put_bytes(buf, v, VARSIZE_SHORT(v));
 		else if (VARATT_CAN_MAKE_SHORT(v))
 		{
 			uint8		hdr;
 			Size		datalen = VARSIZE(v) - VARHDRSZ;
 
 			SET_VARSIZE_SHORT(&hdr, VARATT_CONVERTED_SHORT_SIZE(v));
-			appendBinaryStringInfo(buf, (char *) &hdr, 1);
-			appendBinaryStringInfo(buf, VARDATA(v), (int) datalen);
+			put_bytes(buf, &hdr, 1);
+			put_bytes(buf, VARDATA(v), datalen);
 		}
 		else
 		{
 			Size		off = buf->len - base;
 
 			append_zeros(buf, align_offset(off, type->typalign) - off);
-			appendBinaryStringInfo(buf, (char *) v, VARSIZE(v));
+			put_bytes(buf, v, VARSIZE(v));
 		}
 	}
 	else
 	{
 		const char *s = DatumGetCString(value);
 
-		appendBinaryStringInfo(buf, s, (int) strlen(s) + 1);
+		put_bytes(buf, s, strlen(s) + 1);
 	}
 }
 
@@ -141,24 +161,12 @@ value_encode(StringInfo buf, const ValueTypeInfo *type,
 	Size		base = buf->len;
 	uint32		null_count = 0;
 	uint32		i;
-	Size		estimate = 0;
 
 	for (i = 0; i < count; i++)
-	{
-		if (isnull[i])
-			null_count++;
-		else if (type->typlen > 0)
-			estimate += type->typlen + (type->typbyval ? 0 : 8);
-		else if (type->typlen == -1)
-			estimate += VARSIZE_ANY(DatumGetPointer(values[i])) + 4;
-		else
-			estimate += strlen(DatumGetCString(values[i])) + 1;
-	}
-	/* one allocation for the whole chunk */
-	enlargeStringInfo(buf, (int) Min(estimate + (count + 7) / 8 + 16, (Size) 256 * 1024 * 1024));
+		null_count += isnull[i];
 
-	appendBinaryStringInfo(buf, (char *) &count, sizeof(uint32));
-	appendBinaryStringInfo(buf, (char *) &null_count, sizeof(uint32));
+	put_bytes(buf, &count, sizeof(uint32));
+	put_bytes(buf, &null_count, sizeof(uint32));
 	if (null_count > 0)
 	{
 		uint32		nbytes = (count + 7) / 8;
@@ -171,11 +179,15 @@ value_encode(StringInfo buf, const ValueTypeInfo *type,
 			if (!isnull[i])
 				bitmap[i / 8] |= (uint8) (1 << (i % 8));
 		buf->len += nbytes;
-		buf->data[buf->len] = '\0';
 	}
-	for (i = 0; i < count; i++)
-		if (!isnull[i])
-			append_value(buf, base, type, values[i]);
+	if (type->typbyval)
+		append_by_value(buf, type->typlen, values, isnull, count,
+						count - null_count);
+	else
+		for (i = 0; i < count; i++)
+			if (!isnull[i])
+				append_by_reference(buf, base, type, values[i]);
+	buf->data[buf->len] = '\0';
 }
 
 /*

@@ -279,4 +279,21 @@ object_ownercheck(Oid classid, Oid objectid, Oid roleid)
 #define compat_attr_deform_notnull(desc, i) (TupleDescAttr((desc), (i))->attnotnull)
 #endif
 
+/*
+ * Whether a collation orders strings by their bytes (C, POSIX): then text
+ * compares with memcmp.  18 keeps that in the collation's pg_locale_t.
+ */
+#include "utils/pg_locale.h"
+static inline bool
+compat_collation_is_c(Oid collation)
+{
+	if (!OidIsValid(collation))
+		return false;
+#if PG_VERSION_NUM >= 180000
+	return pg_newlocale_from_collation(collation)->collate_is_c;
+#else
+	return lc_collate_is_c(collation);
+#endif
+}
+
 #endif							/* STORAGE_ENGINE_COMPAT_H */
