@@ -59,18 +59,57 @@ align_by(uint64 off, uint8 mask)
 	return (off + mask) & ~(uint64) mask;
 }
 
+/* fetch_att's reading of a value, which the fuzz harness lacks */
+static inline Datum
+fetch_value(const char *p, const RowBatchAttr *a)
+{
+	if (!a->attbyval)
+		return PointerGetDatum(p);
+	switch (a->attlen)
+	{
+		case 1:
+			return CharGetDatum(*p);
+		case 2:
+			{
+				int16		v;
+
+				memcpy(&v, p, sizeof(v));
+				return Int16GetDatum(v);
+			}
+		case 4:
+			{
+				int32		v;
+
+				memcpy(&v, p, sizeof(v));
+				return Int32GetDatum(v);
+			}
+		default:
+			{
+				int64		v;
+
+				memcpy(&v, p, sizeof(v));
+				return Int64GetDatum(v);
+			}
+	}
+}
+
 /*
  * One row's data tp[0 .. datalen), natts attributes, nulls in bp (NULL
- * when the row has none), walked like slot_deform_heap_tuple does.
+ * when the row has none), walked like slot_deform_heap_tuple does, for
+ * its first upto attributes; with values, deformed into values/isnull as
+ * it goes.  Only a walk of every attribute can tell that nothing trails
+ * the last one.  Inlined into each caller, so the full check pays nothing
+ * for what the reading walk does.
  */
-static const char *
-check_row_data(const char *tp, uint64 datalen, const bits8 *bp, int natts,
-			   const RowBatchAttr *attrs, const uint8 *masks, bool *slow)
+static pg_attribute_always_inline const char *
+walk_row_data(const char *tp, uint64 datalen, const bits8 *bp, int natts,
+			  const RowBatchAttr *attrs, const uint8 *masks, bool *slow,
+			  int upto, Datum *values, bool *isnull)
 {
 	uint64		off = 0;
 	int			i;
 
-	for (i = 0; i < natts; i++)
+	for (i = 0; i < upto; i++)
 	{
 		const RowBatchAttr *a = &attrs[i];
 
@@ -79,6 +118,11 @@ check_row_data(const char *tp, uint64 datalen, const bits8 *bp, int natts,
 			/* a deformer that trusts NOT NULL would read a value here */
 			if (a->notnull)
 				*slow = true;
+			if (values != NULL)
+			{
+				values[i] = (Datum) 0;
+				isnull[i] = true;
+			}
 			continue;
 		}
 
@@ -87,6 +131,8 @@ check_row_data(const char *tp, uint64 datalen, const bits8 *bp, int natts,
 			off = align_by(off, masks[i]);
 			if (off > datalen || (uint64) a->attlen > datalen - off)
 				return "value runs past the end of its row";
+			if (values != NULL)
+				values[i] = fetch_value(tp + off, a);
 			off += a->attlen;
 		}
 		else if (a->attlen == -1)
@@ -127,6 +173,8 @@ check_row_data(const char *tp, uint64 datalen, const bits8 *bp, int natts,
 			}
 			if (len > datalen - off)
 				return "varlena runs past the end of its row";
+			if (values != NULL)
+				values[i] = PointerGetDatum(tp + off);
 			off += len;
 		}
 		else if (a->attlen == -2)
@@ -138,10 +186,14 @@ check_row_data(const char *tp, uint64 datalen, const bits8 *bp, int natts,
 			end = memchr(tp + off, '\0', datalen - off);
 			if (end == NULL)
 				return "cstring without its terminator";
+			if (values != NULL)
+				values[i] = PointerGetDatum(tp + off);
 			off = (uint64) (end - tp) + 1;
 		}
+		if (values != NULL)
+			isnull[i] = false;
 	}
-	if (off != datalen)
+	if (upto == natts && off != datalen)
 		return "row has trailing bytes";
 	return NULL;
 }
@@ -169,9 +221,14 @@ check_layout(const RowBatchAttr *attrs, int natts, uint8 *masks)
 	return NULL;
 }
 
-static const char *
-check_row(const char *row, uint64 avail, int natts, const RowBatchAttr *attrs,
-		  const uint8 *masks, uint64 *row_len, bool *slow)
+/*
+ * The row at row, avail bytes long at most, with natts attributes: its
+ * header, then walk_row_data.
+ */
+static pg_attribute_always_inline const char *
+walk_row(const char *row, uint64 avail, int natts, const RowBatchAttr *attrs,
+		 const uint8 *masks, uint64 *row_len, bool *slow, int upto,
+		 Datum *values, bool *isnull)
 {
 	uint32		t_len;
 	uint16		infomask2;
@@ -204,9 +261,17 @@ check_row(const char *row, uint64 avail, int natts, const RowBatchAttr *attrs,
 		return "row is shorter than its header";
 
 	*row_len = t_len;
-	return check_row_data(row + hoff, t_len - hoff,
-						  hasnull ? (const bits8 *) (row + offsetof(MinimalTupleData, t_bits)) : NULL,
-						  natts, attrs, masks, slow);
+	return walk_row_data(row + hoff, t_len - hoff,
+						 hasnull ? (const bits8 *) (row + offsetof(MinimalTupleData, t_bits)) : NULL,
+						 natts, attrs, masks, slow, upto, values, isnull);
+}
+
+static const char *
+check_row(const char *row, uint64 avail, int natts, const RowBatchAttr *attrs,
+		  const uint8 *masks, uint64 *row_len, bool *slow)
+{
+	return walk_row(row, avail, natts, attrs, masks, row_len, slow, natts,
+					NULL, NULL);
 }
 
 const char *
@@ -214,11 +279,8 @@ row_batch_check_row(const char *row, uint64 avail, int natts,
 					const RowBatchAttr *attrs, uint64 *row_len, bool *slow)
 {
 	uint8		masks[MaxTupleAttributeNumber];
-	const char *problem;
+	const char *problem = row_batch_layout(attrs, natts, masks);
 
-	if (natts > MaxTupleAttributeNumber)
-		return "row has more columns than a row can have";
-	problem = check_layout(attrs, natts, masks);
 	if (problem != NULL)
 		return problem;
 	return check_row(row, avail, natts, attrs, masks, row_len, slow);
@@ -373,6 +435,37 @@ row_batch_check_one(const char *raw, uint64 rawlen, const RowBatchAttr *attrs,
 		return problem;
 	*row_offset = off | (slow ? ROW_BATCH_SLOW_ROW : 0);
 	return NULL;
+}
+
+const char *
+row_batch_layout(const RowBatchAttr *attrs, int natts, uint8 *masks)
+{
+	if (natts > MaxTupleAttributeNumber)
+		return "row has more columns than a row can have";
+	return check_layout(attrs, natts, masks);
+}
+
+const char *
+row_batch_read_columns(const char *raw, uint64 rawlen,
+					   const RowBatchAttr *attrs, const uint8 *masks,
+					   uint32 row_offset, int upto, Datum *values,
+					   bool *isnull, bool *lacks)
+{
+	RowBatchHeader hdr;
+	uint32		off = ROW_BATCH_OFFSET(row_offset);
+	uint64		len;
+	bool		slow = false;
+
+	/* the header was checked with the offsets: read it for its natts */
+	memcpy(&hdr, raw, sizeof(hdr));
+	*lacks = hdr.natts < upto;
+	if (*lacks)
+		return NULL;
+	if (off < ROW_BATCH_HEADER_SIZE || off >= rawlen)
+		return "row offset outside the batch";
+	/* the walk follows the null bitmap: NOT NULL promises do not matter */
+	return walk_row(raw + off, rawlen - off, hdr.natts, attrs, masks, &len,
+					&slow, upto, values, isnull);
 }
 
 #ifndef FRONTEND

@@ -104,6 +104,30 @@ extern const char *row_batch_check_row(const char *row, uint64 avail,
 									   int natts, const RowBatchAttr *attrs,
 									   uint64 *row_len, bool *slow);
 
+/*
+ * The alignment of each column of a layout, masks[natts], for
+ * row_batch_read_columns; NULL, or what is wrong with the layout.
+ */
+extern const char *row_batch_layout(const RowBatchAttr *attrs, int natts,
+									uint8 *masks);
+
+/*
+ * Deforms columns [0, upto) of the row at row_offset of a batch that
+ * row_batch_index indexed, into values/isnull (pointing into raw),
+ * checking each column as row_batch_check does: a scan reading a few
+ * columns of every row walks each row once and only as far as it reads.
+ * The row stays ROW_BATCH_UNCHECKED: a slot, which may deform any column,
+ * still gets it checked whole.  Sets *lacks, reading nothing, when the row
+ * has fewer than upto columns (the table's descriptor supplies the others'
+ * values: read such a row through a slot).
+ */
+extern const char *row_batch_read_columns(const char *raw, uint64 rawlen,
+										  const RowBatchAttr *attrs,
+										  const uint8 *masks,
+										  uint32 row_offset, int upto,
+										  Datum *values, bool *isnull,
+										  bool *lacks);
+
 #ifndef FRONTEND
 
 #include "access/tupdesc.h"

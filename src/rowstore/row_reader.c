@@ -59,6 +59,11 @@ set_desc(RowReader *r, TupleDesc desc)
 		pfree(r->attrs);
 	r->attrs = palloc(sizeof(RowBatchAttr) * Max(desc->natts, 1));
 	row_batch_attrs(desc, r->attrs);
+	if (r->masks != NULL)
+		pfree(r->masks);
+	r->masks = palloc(Max(desc->natts, 1));
+	/* a bad layout is reported when a batch is checked with it */
+	(void) row_batch_layout(r->attrs, desc->natts, r->masks);
 	MemoryContextSwitchTo(old);
 }
 
@@ -361,7 +366,7 @@ decode_frame(RowReader *r, const BatchMeta *b, const Codec *codec,
 	CHECK_FOR_INTERRUPTS();
 	problem = frames_decode(e, stored, codec, dict, one_row, raw);
 	if (problem == NULL)
-		problem = one_row ?
+		problem = one_row || r->partial_checks ?
 			row_batch_index(raw, e->raw_length, r->attrs, r->desc->natts,
 							nrows, offsets) :
 			row_batch_check(raw, e->raw_length, r->attrs, r->desc->natts,
@@ -420,6 +425,7 @@ read_batch_rows(RowReader *r, const BatchMeta *b, const Codec *codec)
 					 r->raw + base, (uint32) base, r->row_offsets + e->first_row);
 		base += MAXALIGN(e->raw_length);
 	}
+	r->raw_length = base;
 	pfree(stored);
 }
 
@@ -675,6 +681,21 @@ store_tuple(RowReader *r, uint32 *row_offset, uint64 rownum,
 		ExecForceStoreMinimalTuple(tup, slot, false);
 	row_number_to_tid(rownum, &slot->tts_tid);
 	slot->tts_tableOid = RelationGetRelid(r->rel);
+}
+
+bool
+row_reader_read_columns(RowReader *r, uint32 i, int upto, Datum *values,
+						bool *isnull)
+{
+	bool		lacks;
+	const char *problem;
+
+	problem = row_batch_read_columns(r->raw, r->raw_length, r->attrs,
+									 r->masks, r->row_offsets[i], upto,
+									 values, isnull, &lacks);
+	if (problem != NULL)
+		batch_corrupted(r, r->batch, problem);
+	return !lacks;
 }
 
 void

@@ -33,6 +33,7 @@ typedef struct RowReader
 	Relation	rel;
 	TupleDesc	desc;			/* how the rows are deformed */
 	RowBatchAttr *attrs;		/* desc's column layout */
+	uint8	   *masks;			/* and its alignments (row_batch_layout) */
 	Snapshot	snapshot;
 	RowParallelScanDescData *parallel;
 	BufferAccessStrategy strategy;
@@ -60,6 +61,13 @@ typedef struct RowReader
 	StreamFinder *finder;		/* a fetch reader's batches, as met */
 	bool		keep_deleted;	/* positions must stay the stored ones */
 	bool		no_columns;		/* rows are counted, not read (count(*)) */
+
+	/*
+	 * Rows of the batches loaded are checked as far as their lengths, each
+	 * of the others when it is read (row_reader_read_columns) or stored in
+	 * a slot: a scan reading a few columns of every row walks each row once.
+	 */
+	bool		partial_checks;
 	int			frame;			/* -1: the whole batch is loaded */
 	FrameDirectory frames;
 	MemoryContext frames_cxt;
@@ -129,6 +137,15 @@ extern void row_reader_load_batch(RowReader *reader, int index);
 
 /* Back to before the first batch (or after the last, going backward). */
 extern void row_reader_reset(RowReader *reader);
+
+/*
+ * Columns [0, upto) of row i of the loaded batch into values/isnull
+ * (pointing into the batch), each checked as it is read; false, reading
+ * nothing, when the row lacks some of them (added by ALTER TABLE since it
+ * was written): store it in a slot, which supplies their values.
+ */
+extern bool row_reader_read_columns(RowReader *reader, uint32 i, int upto,
+									Datum *values, bool *isnull);
 
 /* Stores row i of the loaded batch in slot, with its TID. */
 extern void row_reader_store_row(RowReader *reader, uint32 i,

@@ -63,6 +63,9 @@ typedef struct RowScanState
 	uint32		capacity;		/* rows its arrays have room for */
 	Bitmapset  *batch_columns;	/* it loads (row_scan_batch_columns) */
 	AttrNumber	last_loaded;	/* its last loaded column (1-based); 0: none */
+	/* a row's columns up to last_loaded, when read without a slot */
+	Datum	   *row_values;
+	bool	   *row_isnull;
 } RowScanState;
 
 static Node *create_row_scan_state(CustomScan *cscan);
@@ -203,6 +206,18 @@ init_batch(RowScanState *state, RowReader *r)
 		b->cols[a].loaded = true;
 		state->last_loaded = a + 1;
 	}
+
+	/*
+	 * Without a filter, no slot needs the rows: each is read as far as the
+	 * last loaded column, and checked only that far (rows are checked
+	 * before use, and the filter would deform them in a slot).
+	 */
+	if (state->css.ss.ps.qual == NULL && state->last_loaded > 0)
+	{
+		state->row_values = MemoryContextAlloc(r->cxt, sizeof(Datum) * state->last_loaded);
+		state->row_isnull = MemoryContextAlloc(r->cxt, sizeof(bool) * state->last_loaded);
+		r->partial_checks = true;
+	}
 }
 
 /* Room in the batch's arrays for n rows. */
@@ -253,27 +268,45 @@ load_columns(RowScanState *state, RowReader *r)
 	b->nsel = 0;
 	for (i = 0; i < r->nrows; i++)
 	{
-		row_reader_store_row(r, i, slot);
-		if (qual != NULL)
+		const Datum *values;
+		const bool *isnull;
+
+		if (r->partial_checks &&
+			row_reader_read_columns(r, i, state->last_loaded,
+									state->row_values, state->row_isnull))
 		{
-			ResetExprContext(econtext);
-			econtext->ecxt_scantuple = slot;
-			if (!ExecQual(qual, econtext))
+			values = state->row_values;
+			isnull = state->row_isnull;
+		}
+		else
+		{
+			row_reader_store_row(r, i, slot);
+			if (qual != NULL)
 			{
-				InstrCountFiltered1(&ss->ps, 1);
+				ResetExprContext(econtext);
+				econtext->ecxt_scantuple = slot;
+				if (!ExecQual(qual, econtext))
+				{
+					InstrCountFiltered1(&ss->ps, 1);
+					continue;
+				}
+			}
+			if (state->last_loaded == 0)
+			{
+				b->sel[b->nsel++] = i;
 				continue;
 			}
+			slot_getsomeattrs(slot, state->last_loaded);
+			values = slot->tts_values;
+			isnull = slot->tts_isnull;
 		}
 		b->sel[b->nsel++] = i;
-		if (state->last_loaded == 0)
-			continue;
-		slot_getsomeattrs(slot, state->last_loaded);
 		for (a = 0; a < state->last_loaded; a++)
 		{
 			if (!b->cols[a].loaded)
 				continue;
-			b->cols[a].values[i] = slot->tts_values[a];
-			b->cols[a].isnull[i] = slot->tts_isnull[a];
+			b->cols[a].values[i] = values[a];
+			b->cols[a].isnull[i] = isnull[a];
 		}
 	}
 }

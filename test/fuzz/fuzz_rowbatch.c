@@ -540,6 +540,93 @@ reference_deform(const char *tup, const RowBatchAttr *attrs, int natts_desc,
 	}
 }
 
+/*
+ * The read of a scan without a filter (row_batch_read_columns): rows
+ * indexed by length, then each read as far as some column.  It never
+ * reads outside the batch; on a batch the full check accepts it accepts
+ * every row and reads the encoded values.
+ */
+static void
+partial_read(const char *placed, size_t len, const RowBatchAttr *attrs,
+			 int natts_desc, uint32 expected_rows, bool accepted,
+			 bool compare)
+{
+	static uint32 offsets[MAX_BATCH / ROW_BATCH_MIN_ROW_SIZE + 1];
+	uint8		masks[MAX_ATTS];
+	Datum		values[MAX_ATTS];
+	bool		isnull[MAX_ATTS];
+	const char *problem;
+	uint32		k;
+
+	if (natts_desc == 0 || row_batch_layout(attrs, natts_desc, masks) != NULL)
+		return;
+	problem = row_batch_index(placed, len, attrs, natts_desc, expected_rows,
+							  offsets);
+	for (k = 0; problem == NULL && k < expected_rows; k++)
+	{
+		int			upto = 1 + (int) (k % (uint32) natts_desc);
+		bool		lacks;
+		int			a;
+
+		problem = row_batch_read_columns(placed, len, attrs, masks, offsets[k],
+										 upto, values, isnull, &lacks);
+		if (problem != NULL || lacks)
+			continue;
+		for (a = 0; a < upto; a++)
+		{
+			const RowBatchAttr *att = &attrs[a];
+			char		byval[8];
+			const char *p;
+			uint32		n;
+			uint32		i;
+
+			FUZZ_CHECK(!compare || isnull[a] == cells[k][a].isnull,
+					   "row %u column %d: a partial read disagrees on NULL", k, a);
+			if (isnull[a])
+				continue;
+			if (att->attbyval)
+			{
+				int64		v = DatumGetInt64(values[a]);
+				int32		v4 = (int32) v;
+				int16		v2 = (int16) v;
+
+				byval[0] = (char) v;
+				if (att->attlen == 2)
+					memcpy(byval, &v2, 2);
+				else if (att->attlen == 4)
+					memcpy(byval, &v4, 4);
+				else if (att->attlen == 8)
+					memcpy(byval, &v, 8);
+				p = byval;
+				n = att->attlen;
+			}
+			else if (att->attlen > 0)
+			{
+				p = DatumGetPointer(values[a]);
+				n = att->attlen;
+			}
+			else if (att->attlen == -1)
+			{
+				p = VARDATA_ANY(DatumGetPointer(values[a]));
+				n = VARSIZE_ANY_EXHDR(DatumGetPointer(values[a]));
+			}
+			else
+			{
+				p = DatumGetPointer(values[a]);
+				n = (uint32) strlen(p);
+			}
+			for (i = 0; i < n; i++)
+				sink += (uint8) p[i];
+			FUZZ_CHECK(!compare || (n == cells[k][a].len &&
+									memcmp(p, value_arena + cells[k][a].src, n) == 0),
+					   "row %u column %d: a partial read gives other bytes", k, a);
+		}
+	}
+	FUZZ_CHECK(!accepted || problem == NULL,
+			   "a partial read refuses a batch the full check accepts: %s",
+			   problem);
+}
+
 /* ----------------------------------------------------------------
  * The case
  * ----------------------------------------------------------------
@@ -600,6 +687,8 @@ check_and_deform(const char *batch, size_t len, const RowBatchAttr *attrs,
 				   lazy == NULL ? "accepts" : "refuses",
 				   problem == NULL ? "accepts" : "refuses");
 	}
+	partial_read(placed, len, attrs, natts_desc, expected_rows, problem == NULL,
+				 compare);
 	if (must_accept)
 		FUZZ_CHECK(problem == NULL, "a valid batch is refused: %s", problem);
 	last_accepted = problem == NULL;
