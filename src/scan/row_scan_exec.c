@@ -27,6 +27,7 @@
 #include "compat/compat.h"
 
 #include "access/parallel.h"
+#include "access/sysattr.h"
 #include "commands/explain.h"
 #include COMPAT_EXPLAIN_FORMAT_HEADER
 #include "executor/executor.h"
@@ -38,6 +39,7 @@
 #include "utils/rel.h"
 
 #include "format/pending_writes.h"
+#include "format/row_number.h"
 #include "rowstore/row_reader.h"
 #include "scan/prune.h"
 #include "scan/row_customscan.h"
@@ -63,9 +65,7 @@ typedef struct RowScanState
 	uint32		capacity;		/* rows its arrays have room for */
 	Bitmapset  *batch_columns;	/* it loads (row_scan_batch_columns) */
 	AttrNumber	last_loaded;	/* its last loaded column (1-based); 0: none */
-	/* a row's columns up to last_loaded, when read without a slot */
-	Datum	   *row_values;
-	bool	   *row_isnull;
+	AttrNumber	read_upto;		/* rows are read this far; 0: in a slot */
 } RowScanState;
 
 static Node *create_row_scan_state(CustomScan *cscan);
@@ -186,11 +186,36 @@ row_scan_batch_columns(CustomScanState *node, const Bitmapset *columns)
 	MemoryContextSwitchTo(old);
 }
 
+/*
+ * The last column the scan's filter reads (0: none, or no filter), or -1
+ * when it reads a whole row or a system column.
+ */
+static int
+filter_last_column(CustomScan *cscan)
+{
+	Bitmapset  *attrs = NULL;
+	int			last = 0;
+	int			x = -1;
+
+	pull_varattnos((Node *) cscan->scan.plan.qual, cscan->scan.scanrelid,
+				   &attrs);
+	while ((x = bms_next_member(attrs, x)) >= 0)
+	{
+		int			attno = x + FirstLowInvalidHeapAttributeNumber;
+
+		if (attno <= 0)
+			return -1;
+		last = Max(last, attno);
+	}
+	return last;
+}
+
 /* Sets up the batch's column arrays on the first batch of a reader. */
 static void
 init_batch(RowScanState *state, RowReader *r)
 {
 	RowBatch   *b = &state->batch;
+	int			last_filtered;
 	int			a;
 
 	b->natts = RelationGetDescr(state->css.ss.ss_currentRelation)->natts;
@@ -208,16 +233,16 @@ init_batch(RowScanState *state, RowReader *r)
 	}
 
 	/*
-	 * Without a filter, no slot needs the rows: each is read as far as the
-	 * last loaded column, and checked only that far (rows are checked
-	 * before use, and the filter would deform them in a slot).
+	 * Each row is read as far as the last column loaded or filtered on,
+	 * and checked only that far: a row stored in a slot was checked whole,
+	 * then deformed as far.  A filter reading a whole row or a system
+	 * column needs the stored row.
 	 */
-	if (state->css.ss.ps.qual == NULL && state->last_loaded > 0)
-	{
-		state->row_values = MemoryContextAlloc(r->cxt, sizeof(Datum) * state->last_loaded);
-		state->row_isnull = MemoryContextAlloc(r->cxt, sizeof(bool) * state->last_loaded);
-		r->partial_checks = true;
-	}
+	state->read_upto = 0;
+	last_filtered = filter_last_column((CustomScan *) state->css.ss.ps.plan);
+	if (last_filtered >= 0)
+		state->read_upto = Max(state->last_loaded, last_filtered);
+	r->partial_checks = state->read_upto > 0;
 }
 
 /* Room in the batch's arrays for n rows. */
@@ -268,45 +293,40 @@ load_columns(RowScanState *state, RowReader *r)
 	b->nsel = 0;
 	for (i = 0; i < r->nrows; i++)
 	{
-		const Datum *values;
-		const bool *isnull;
-
-		if (r->partial_checks &&
-			row_reader_read_columns(r, i, state->last_loaded,
-									state->row_values, state->row_isnull))
+		ExecClearTuple(slot);
+		if (state->read_upto > 0 &&
+			row_reader_read_columns(r, i, state->read_upto, slot->tts_values,
+									slot->tts_isnull))
 		{
-			values = state->row_values;
-			isnull = state->row_isnull;
+			/* what the filter reads is there; it reads nothing further */
+			memset(slot->tts_isnull + state->read_upto, true,
+				   slot->tts_tupleDescriptor->natts - state->read_upto);
+			ExecStoreVirtualTuple(slot);
+			row_number_to_tid(r->rownums[i], &slot->tts_tid);
+			slot->tts_tableOid = RelationGetRelid(ss->ss_currentRelation);
 		}
 		else
-		{
 			row_reader_store_row(r, i, slot);
-			if (qual != NULL)
+		if (qual != NULL)
+		{
+			ResetExprContext(econtext);
+			econtext->ecxt_scantuple = slot;
+			if (!ExecQual(qual, econtext))
 			{
-				ResetExprContext(econtext);
-				econtext->ecxt_scantuple = slot;
-				if (!ExecQual(qual, econtext))
-				{
-					InstrCountFiltered1(&ss->ps, 1);
-					continue;
-				}
-			}
-			if (state->last_loaded == 0)
-			{
-				b->sel[b->nsel++] = i;
+				InstrCountFiltered1(&ss->ps, 1);
 				continue;
 			}
-			slot_getsomeattrs(slot, state->last_loaded);
-			values = slot->tts_values;
-			isnull = slot->tts_isnull;
 		}
 		b->sel[b->nsel++] = i;
+		if (state->last_loaded == 0)
+			continue;
+		slot_getsomeattrs(slot, state->last_loaded);
 		for (a = 0; a < state->last_loaded; a++)
 		{
 			if (!b->cols[a].loaded)
 				continue;
-			b->cols[a].values[i] = values[a];
-			b->cols[a].isnull[i] = isnull[a];
+			b->cols[a].values[i] = slot->tts_values[a];
+			b->cols[a].isnull[i] = slot->tts_isnull[a];
 		}
 	}
 }
