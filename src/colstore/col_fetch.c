@@ -93,6 +93,7 @@ struct ColFetchCursor
 	ColumnFrame *cols;			/* [natts] */
 	ColBuffer stored;		/* a frame's stored bytes, scratch */
 	bool	   *skipped;		/* [natts] columns left NULL; NULL: none */
+	bool		skips_all;		/* every column: no chunk is read */
 };
 
 static void *
@@ -178,15 +179,14 @@ col_fetch_cursor_columns(ColFetchCursor *c, const Bitmapset *columns)
 {
 	int			a;
 
-	if (columns == NULL)
-	{
-		c->skipped = NULL;
-		return;
-	}
 	if (c->skipped == NULL)
 		c->skipped = MemoryContextAlloc(c->cxt, sizeof(bool) * Max(c->natts, 1));
+	c->skips_all = true;
 	for (a = 0; a < c->natts; a++)
+	{
 		c->skipped[a] = !bms_is_member(a + 1, columns);
+		c->skips_all &= c->skipped[a];
+	}
 }
 
 void
@@ -357,7 +357,8 @@ col_fetch_row(ColFetchCursor *c, uint64 rownum, TupleTableSlot *slot,
 	row = (uint32) (pos - group * s->chunk_group_row_limit);
 	group_rows = (uint32) Min((uint64) s->chunk_group_row_limit,
 							  s->row_count - group * s->chunk_group_row_limit);
-	use_group(c, s, (int) group);
+	if (!c->skips_all)
+		use_group(c, s, (int) group);
 
 	ExecClearTuple(slot);
 	for (a = 0; a < desc->natts; a++)

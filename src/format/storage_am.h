@@ -65,7 +65,10 @@ typedef struct StorageAm
 	void	   *(*fetch_cursor) (void *fetcher);
 	bool		(*fetch) (void *cursor, uint64 rownum, TupleTableSlot *slot,
 						  bool *later_own);
-	/* optional: fetch only these attribute numbers, the others NULL */
+	/*
+	 * optional: fetch only these attribute numbers (none when NULL), the
+	 * others NULL; a cursor it is never called for fetches every column
+	 */
 	void		(*fetch_cursor_columns) (void *cursor, const Bitmapset *columns);
 	void		(*fetch_cursor_end) (void *cursor);
 	void		(*fetch_end) (void *fetcher);

@@ -130,7 +130,8 @@ typedef struct FetchCursor
 	void	   *cursor;
 	uint64		generation;		/* of the fetcher it is over */
 	MemoryContext cxt;
-	const Bitmapset *columns;	/* to decode (fetch_cursor_columns); NULL: all */
+	bool		projected;		/* false: every column is decoded */
+	const Bitmapset *columns;	/* else these (fetch_cursor_columns) */
 } FetchCursor;
 
 /* Tells fetchers apart across rebuilds, so stale cursors are noticed. */
@@ -363,7 +364,7 @@ cursor_for(RowFetch *f, Fetcher *fr, FetchCursor *cur)
 	cur->cursor = f->am->fetch_cursor(fr->fetcher);
 	MemoryContextSwitchTo(old);
 	cur->generation = fr->generation;
-	if (cur->columns != NULL && f->am->fetch_cursor_columns != NULL)
+	if (cur->projected && f->am->fetch_cursor_columns != NULL)
 		f->am->fetch_cursor_columns(cur->cursor, cur->columns);
 	return cur->cursor;
 }
@@ -374,17 +375,19 @@ cursor_init(FetchCursor *cur)
 	cur->cursor = NULL;
 	cur->generation = 0;
 	cur->cxt = CurrentMemoryContext;
+	cur->projected = false;
 	cur->columns = NULL;
 }
 
-/* The columns the cursor's fetches decode from now on (NULL: all). */
+/* The columns the cursor's fetches decode from now on (NULL: none). */
 static void
 cursor_set_columns(Relation rel, FetchCursor *cur, const Bitmapset *columns)
 {
 	const StorageAm *am = storage_am_for(rel);
 
-	if (cur->columns == columns)
+	if (cur->projected && cur->columns == columns)
 		return;
+	cur->projected = true;
 	cur->columns = columns;
 	if (cur->cursor != NULL && am->fetch_cursor_columns != NULL)
 		am->fetch_cursor_columns(cur->cursor, columns);
@@ -1374,7 +1377,8 @@ typedef struct StorageBitmap
 	/* TABLESAMPLE: the TID blocks, and the next one when the method has no order */
 	BlockNumber sample_nblocks;	/* InvalidBlockNumber until the scan starts */
 	BlockNumber sample_next;
-	/* storage_scan_bitmap_columns(): both NULL when every column is read */
+	/* storage_scan_bitmap_columns(): projected, else every column is read */
+	bool		projected;
 	Bitmapset  *columns;		/* the plan's target list and filter */
 	Bitmapset  *recheck_columns;	/* the former and the recheck condition */
 } StorageBitmap;
@@ -1416,6 +1420,7 @@ storage_scan_bitmap_columns(TableScanDesc scan, const Bitmapset *columns,
 	StorageBitmap *b = bitmap_of(scan);
 	MemoryContext old = MemoryContextSwitchTo(GetMemoryChunkContext(b));
 
+	b->projected = true;
 	b->columns = bms_copy(columns);
 	b->recheck_columns = bms_union(columns, recheck_columns);
 	MemoryContextSwitchTo(old);
@@ -1432,7 +1437,7 @@ bitmap_start_block(TableScanDesc scan, StorageBitmap *b, BlockNumber block,
 {
 	int			i;
 
-	if (b->columns != NULL)
+	if (b->projected)
 		cursor_set_columns(scan->rs_rd, &b->cursor,
 						   recheck ? b->recheck_columns : b->columns);
 	b->block = block;

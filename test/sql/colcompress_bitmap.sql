@@ -67,6 +67,21 @@ SELECT check_query($$SELECT count(*), sum((doc->>'g')::int) FROM bm_col WHERE do
 SELECT check_query($$SELECT count(*) FROM bm_col WHERE tags @> ARRAY['tag_5'] OR grp = 7$$);
 SELECT check_query($$SELECT b FROM bm_col b WHERE grp = 3$$);
 SELECT check_query($$SELECT ctid IS NOT NULL, tableoid::regclass IS NOT NULL, id FROM bm_col WHERE grp = 3$$);
+SELECT check_query($$SELECT count(*) FROM bm_col WHERE grp IN (3, 4)$$);
+
+-- a plan that reads no column decodes none: counting rows through an exact
+-- bitmap reads the index and the stripes' metadata, no chunk
+CREATE FUNCTION plan_buffers(q text) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+	plan json;
+BEGIN
+	EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ' || q INTO plan;
+	RETURN (plan->0->'Plan'->>'Shared Hit Blocks')::bigint +
+		   (plan->0->'Plan'->>'Shared Read Blocks')::bigint;
+END $$;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM bm_col WHERE grp IN (3, 4);
+SELECT plan_buffers('SELECT count(*) FROM bm_col WHERE grp IN (3, 4)') * 4
+	 < plan_buffers('SELECT * FROM bm_col WHERE grp IN (3, 4)') AS counting_decodes_nothing;
 
 -- a lossy bitmap rechecks every row of its blocks: the recheck columns are
 -- decoded there, and only there
