@@ -20,6 +20,7 @@ bool		storage_engine_enable_pruning = true;
 bool		storage_engine_enable_parallel_execution = true;
 bool		storage_engine_enable_columnar_index_scan = true;
 bool		storage_engine_enable_bitmap_projection = true;
+bool		storage_engine_enable_index_projection = true;
 bool		storage_engine_enable_vectorized_aggregation = true;
 bool		storage_engine_enable_vectorized_filter = true;
 double		storage_engine_vacuum_rewrite_threshold = 0.1;
@@ -52,6 +53,11 @@ guc_define(void)
 							 "Bitmap heap scans of colcompress tables decode only the columns the query reads.",
 							 "The scan appears as ColcompressBitmapColumns above the Bitmap Heap Scan.",
 							 &storage_engine_enable_bitmap_projection, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("storage_engine.enable_index_projection",
+							 "Index scans of colcompress tables decode only the columns the query reads, index-only scans none.",
+							 "The scan appears as ColcompressIndexColumns above the Index Scan or Index Only Scan.",
+							 &storage_engine_enable_index_projection, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("storage_engine.enable_vectorized_aggregation",
 							 "Aggregate colcompress scans a chunk group at a time.",

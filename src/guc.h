@@ -13,6 +13,7 @@ extern bool storage_engine_enable_pruning;
 extern bool storage_engine_enable_parallel_execution;
 extern bool storage_engine_enable_columnar_index_scan;
 extern bool storage_engine_enable_bitmap_projection;
+extern bool storage_engine_enable_index_projection;
 extern bool storage_engine_enable_vectorized_aggregation;
 extern bool storage_engine_enable_vectorized_filter;
 extern double storage_engine_vacuum_rewrite_threshold;

@@ -20,7 +20,7 @@
  *	  keeps its last frame, so rows near each other cost no further
  *	  decompression, and where decoding stopped in it, so rows asked in
  *	  order cost one walk through the frame's values.  A scan that knows
- *	  the columns its plan reads (scan/bitmap_columns.c) has the
+ *	  the columns its plan reads (scan/fetch_columns.c) has the
  *	  cursor leave the others NULL, undecoded.  The values stored in a
  *	  slot point into those frames: they stay valid until the cursor's
  *	  next fetch, which is why every scan has a cursor of its own.

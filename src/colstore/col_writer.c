@@ -678,18 +678,18 @@ delta_eligible(Form_pg_attribute attr)
 	}
 }
 
-typedef struct SortState
+typedef struct StripeSortState
 {
 	ColWriter  *w;
 	int			nkeys;
 	AttrNumber *attnos;
 	SortSupportData *ssup;
-} SortState;
+} StripeSortState;
 
 static int
 compare_rows(const void *a, const void *b, void *arg)
 {
-	SortState  *st = arg;
+	StripeSortState  *st = arg;
 	uint32		ra = *(const uint32 *) a;
 	uint32		rb = *(const uint32 *) b;
 	int			k;
@@ -715,7 +715,7 @@ static void
 sort_buffer(ColWriter *w, Relation rel)
 {
 	ColcompressOrderbyKey *keys;
-	SortState	st;
+	StripeSortState	st;
 	uint32	   *order;
 	uint32		start = 0;
 	int			natts = w->tupdesc->natts;

@@ -319,11 +319,15 @@ extern Bitmapset *storage_column_set(List *attnums);
 /*
  * Has a bitmap scan of a colcompress table decode only columns (attribute
  * numbers), and recheck_columns too for rows the executor rechecks; the
- * others are NULL in the slot (scan/bitmap_columns.c).
+ * others are NULL in the slot (scan/fetch_columns.c).
  */
 extern void storage_scan_bitmap_columns(TableScanDesc scan,
 										const Bitmapset *columns,
 										const Bitmapset *recheck_columns);
+
+/* The same for an index scan's fetches by TID: only columns, or none. */
+extern void storage_index_fetch_columns(struct IndexFetchTableData *scan,
+										const Bitmapset *columns);
 
 /*
  * Index entries for rows a rewrite writes with new row numbers (merge),

@@ -591,6 +591,16 @@ storage_index_fetch_reset(IndexFetchTableData *scan)
 }
 
 void
+storage_index_fetch_columns(IndexFetchTableData *scan, const Bitmapset *columns)
+{
+	StorageIndexFetch *s = (StorageIndexFetch *) scan;
+	MemoryContext old = MemoryContextSwitchTo(GetMemoryChunkContext(s));
+
+	cursor_set_columns(scan->rel, &s->cursor, bms_copy(columns));
+	MemoryContextSwitchTo(old);
+}
+
+void
 storage_index_fetch_end(IndexFetchTableData *scan)
 {
 	cursor_end(scan->rel, &((StorageIndexFetch *) scan)->cursor);

@@ -15,7 +15,7 @@ void
 col_customscan_init(void)
 {
 	col_scan_exec_init();
-	bitmap_columns_init();
+	fetch_columns_init();
 	row_scan_exec_init();
 	col_scan_planner_init();
 }

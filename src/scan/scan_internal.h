@@ -32,8 +32,9 @@ extern List *used_columns(List *exprs, Index relid, int natts);
 extern void explain_columns(const char *label, List *attnums, TupleDesc desc,
 							ExplainState *es);
 
-/* bitmap_columns.c */
+/* fetch_columns.c */
 extern Path *bitmap_columns_path(Path *path, Cost saved);
-extern void bitmap_columns_init(void);
+extern Path *index_columns_path(IndexPath *path, Cost saved);
+extern void fetch_columns_init(void);
 
 #endif							/* STORAGE_ENGINE_SCAN_INTERNAL_H */

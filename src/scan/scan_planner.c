@@ -448,7 +448,7 @@ bitmap_page_cost(PlannerInfo *root, RelOptInfo *rel, BitmapHeapPath *path)
 
 /*
  * Bitmap heap paths of a colcompress table that decode only the nused
- * columns the query reads (bitmap_columns.c) replace the plain ones,
+ * columns the query reads (fetch_columns.c) replace the plain ones,
  * cheaper by the other columns' frames and, as a plain scan of those
  * columns is charged (cost_col_path), by the other columns' share of the
  * pages PostgreSQL charged for.  Without the second, a bitmap scan of a
@@ -482,6 +482,36 @@ add_bitmap_columns_paths(PlannerInfo *root, RelOptInfo *rel,
 		/* add_path frees the paths it rejects: the wrapper keeps this one */
 		rel->pathlist = list_delete_ptr(rel->pathlist, path);
 		add_path(rel, bitmap_columns_path(path, saved));
+	}
+}
+
+/*
+ * Index and index-only paths of a colcompress table that decode only the
+ * nused columns the query reads, or none (fetch_columns.c), replace the
+ * plain ones, cheaper by the other columns' frames.
+ */
+static void
+add_index_columns_paths(RelOptInfo *rel, double frame_rows, int natts,
+						int nused)
+{
+	List	   *index_paths = NIL;
+	ListCell   *lc;
+
+	foreach(lc, rel->pathlist)
+		if (IsA(lfirst(lc), IndexPath) &&
+			!((Path *) lfirst(lc))->parallel_aware &&
+			(((Path *) lfirst(lc))->pathtype == T_IndexOnlyScan || nused < natts))
+			index_paths = lappend(index_paths, lfirst(lc));
+	foreach(lc, index_paths)
+	{
+		IndexPath  *path = lfirst(lc);
+		int			decoded = path->path.pathtype == T_IndexOnlyScan ? 0 : nused;
+		Cost		saved = frames_touched(rel, &path->path, frame_rows) *
+			decode_cost(frame_rows, natts - decoded);
+
+		/* add_path frees the paths it rejects: the wrapper keeps this one */
+		rel->pathlist = list_delete_ptr(rel->pathlist, path);
+		add_path(rel, index_columns_path(path, saved));
 	}
 }
 
@@ -539,6 +569,9 @@ col_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	if (storage_engine_enable_bitmap_projection && nused < natts)
 		add_bitmap_columns_paths(root, rel, frame_rows_of(Max(opts.chunk_group_row_limit, 1), 0),
 								 natts, nused);
+	if (storage_engine_enable_index_projection)
+		add_index_columns_paths(rel, frame_rows_of(Max(opts.chunk_group_row_limit, 1), 0),
+								natts, nused);
 
 	/* the table AM's own parallel scan obeys the same switch */
 	if (!storage_engine_enable_parallel_execution)

@@ -144,3 +144,4 @@ RESET parallel_tuple_cost;
 
 DROP TABLE bm_col, bm_heap, bm_keys, bm_wide;
 DROP FUNCTION check_query(text);
+DROP FUNCTION plan_buffers(text);
