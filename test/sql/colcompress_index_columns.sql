@@ -133,7 +133,11 @@ UPDATE ix_heap SET price = price + 1 WHERE id BETWEEN 500 AND 510;
 DELETE FROM ix_col WHERE id BETWEEN 600 AND 605;
 DELETE FROM ix_heap WHERE id BETWEEN 600 AND 605;
 SELECT check_query($$SELECT * FROM ix_col WHERE id BETWEEN 400 AND 700 ORDER BY id$$);
+-- an index-only scan's fetch still tells deleted and updated rows apart
+EXPLAIN (COSTS OFF) SELECT count(*) FROM ix_col WHERE id BETWEEN 490 AND 620;
+SELECT check_query($$SELECT count(*) FROM ix_col WHERE id BETWEEN 490 AND 620$$);
 COMMIT;
+SELECT check_query($$SELECT id FROM ix_col WHERE id BETWEEN 490 AND 620 ORDER BY id$$);
 RESET enable_seqscan;
 RESET enable_bitmapscan;
 SELECT (SELECT count(*) FROM (SELECT * FROM ix_col EXCEPT ALL SELECT * FROM ix_heap) d) AS missing,
