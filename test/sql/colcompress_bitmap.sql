@@ -30,26 +30,13 @@ SET enable_indexscan = off;
 SET storage_engine.enable_custom_scan = off;
 SET max_parallel_workers_per_gather = 0;
 
--- runs q with the projection, without it, and on heap; says whether all agree
-CREATE FUNCTION check_query(q text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-	fast text;
-	slow text;
-	heap text;
-	wrap text := 'SELECT md5(coalesce(string_agg(r::text, ''|'' ORDER BY r::text), '''')) '
-				 || '|| '' '' || count(*) FROM (%s) r';
-BEGIN
-	PERFORM set_config('storage_engine.enable_bitmap_projection', 'on', true);
-	EXECUTE format(wrap, q) INTO fast;
-	PERFORM set_config('storage_engine.enable_bitmap_projection', 'off', true);
-	EXECUTE format(wrap, q) INTO slow;
-	PERFORM set_config('storage_engine.enable_bitmap_projection', 'on', true);
-	EXECUTE format(wrap, replace(q, 'bm_col', 'bm_heap')) INTO heap;
-	IF fast = slow AND fast = heap THEN
-		RETURN 'same ' || split_part(fast, ' ', 2) || ' rows';
-	END IF;
-	RETURN format('DIFFERENT: projected %s, whole rows %s, heap %s', fast, slow, heap);
-END $$;
+-- runs q with the projection, without it, and on heap (test/sql/common)
+\getenv abs_srcdir PG_ABS_SRCDIR
+\cd :abs_srcdir/sql
+\i common/compare.psql
+CREATE FUNCTION check_query(q text) RETURNS text LANGUAGE sql AS $$
+	SELECT compare_paths(q, 'storage_engine.enable_bitmap_projection', 'bm_col', 'bm_heap')
+$$;
 
 -- the plan says which columns are decoded
 EXPLAIN (COSTS OFF) SELECT count(*), avg(price) FROM bm_col WHERE tags @> ARRAY['tag_5'];
@@ -71,14 +58,6 @@ SELECT check_query($$SELECT count(*) FROM bm_col WHERE grp IN (3, 4)$$);
 
 -- a plan that reads no column decodes none: counting rows through an exact
 -- bitmap reads the index and the stripes' metadata, no chunk
-CREATE FUNCTION plan_buffers(q text) RETURNS bigint LANGUAGE plpgsql AS $$
-DECLARE
-	plan json;
-BEGIN
-	EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ' || q INTO plan;
-	RETURN (plan->0->'Plan'->>'Shared Hit Blocks')::bigint +
-		   (plan->0->'Plan'->>'Shared Read Blocks')::bigint;
-END $$;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM bm_col WHERE grp IN (3, 4);
 SELECT plan_buffers('SELECT count(*) FROM bm_col WHERE grp IN (3, 4)') * 4
 	 < plan_buffers('SELECT * FROM bm_col WHERE grp IN (3, 4)') AS counting_decodes_nothing;
@@ -144,4 +123,5 @@ RESET parallel_tuple_cost;
 
 DROP TABLE bm_col, bm_heap, bm_keys, bm_wide;
 DROP FUNCTION check_query(text);
+DROP FUNCTION compare_paths(text, text, text, text, boolean);
 DROP FUNCTION plan_buffers(text);

@@ -28,26 +28,14 @@ SET enable_bitmapscan = off;
 SET storage_engine.enable_custom_scan = off;
 SET max_parallel_workers_per_gather = 0;
 
--- runs q with the projection, without it, and on heap; says whether all agree
-CREATE FUNCTION check_query(q text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-	fast text;
-	slow text;
-	heap text;
-	wrap text := 'SELECT md5(coalesce(string_agg(r::text, ''|'' ORDER BY n), '''')) '
-				 || '|| '' '' || count(*) FROM (SELECT r, row_number() OVER () AS n FROM (%s) r) s';
-BEGIN
-	PERFORM set_config('storage_engine.enable_index_projection', 'on', true);
-	EXECUTE format(wrap, q) INTO fast;
-	PERFORM set_config('storage_engine.enable_index_projection', 'off', true);
-	EXECUTE format(wrap, q) INTO slow;
-	PERFORM set_config('storage_engine.enable_index_projection', 'on', true);
-	EXECUTE format(wrap, replace(q, 'ix_col', 'ix_heap')) INTO heap;
-	IF fast = slow AND fast = heap THEN
-		RETURN 'same ' || split_part(fast, ' ', 2) || ' rows';
-	END IF;
-	RETURN format('DIFFERENT: projected %s, whole rows %s, heap %s', fast, slow, heap);
-END $$;
+-- runs q with the projection, without it, and on heap, comparing the rows
+-- in their order (test/sql/common)
+\getenv abs_srcdir PG_ABS_SRCDIR
+\cd :abs_srcdir/sql
+\i common/compare.psql
+CREATE FUNCTION check_query(q text) RETURNS text LANGUAGE sql AS $$
+	SELECT compare_paths(q, 'storage_engine.enable_index_projection', 'ix_col', 'ix_heap', true)
+$$;
 
 -- the plan says which columns are decoded; the order is the index's
 EXPLAIN (COSTS OFF) SELECT id, price FROM ix_col WHERE grp = 3 ORDER BY grp;
@@ -110,14 +98,6 @@ SET enable_seqscan = off;
 
 -- an index-only scan fetches rows only to learn they are visible: it
 -- decodes no column, so it reads the index and the stripes' metadata only
-CREATE FUNCTION plan_buffers(q text) RETURNS bigint LANGUAGE plpgsql AS $$
-DECLARE
-	plan json;
-BEGIN
-	EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ' || q INTO plan;
-	RETURN (plan->0->'Plan'->>'Shared Hit Blocks')::bigint +
-		   (plan->0->'Plan'->>'Shared Read Blocks')::bigint;
-END $$;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM ix_col WHERE id BETWEEN 1 AND 20000 AND id % 1 = 0;
 SELECT plan_buffers('SELECT count(*) FROM ix_col WHERE grp IN (3, 4, 5)') * 4
 	 < plan_buffers('SELECT * FROM ix_col WHERE grp IN (3, 4, 5)') AS index_only_decodes_nothing;
@@ -145,4 +125,5 @@ SELECT (SELECT count(*) FROM (SELECT * FROM ix_col EXCEPT ALL SELECT * FROM ix_h
 
 DROP TABLE ix_col, ix_heap, ix_dups, ix_keys;
 DROP FUNCTION check_query(text);
+DROP FUNCTION compare_paths(text, text, text, text, boolean);
 DROP FUNCTION plan_buffers(text);

@@ -115,4 +115,5 @@ ROLLBACK;
 DROP TABLE vf_col, vf_heap;
 DROP FUNCTION check_filter(text);
 DROP FUNCTION vectorized(text);
-DROP FUNCTION compare_paths(text, text, text, text);
+DROP FUNCTION compare_paths(text, text, text, text, boolean);
+DROP FUNCTION plan_buffers(text);
