@@ -366,7 +366,7 @@ decode_frame(RowReader *r, const BatchMeta *b, const Codec *codec,
 	CHECK_FOR_INTERRUPTS();
 	problem = frames_decode(e, stored, codec, dict, one_row, raw);
 	if (problem == NULL)
-		problem = one_row || r->partial_checks ?
+		problem = one_row || r->read_upto > 0 ?
 			row_batch_index(raw, e->raw_length, r->attrs, r->desc->natts,
 							nrows, offsets) :
 			row_batch_check(raw, e->raw_length, r->attrs, r->desc->natts,
@@ -634,8 +634,38 @@ row_reader_reset(RowReader *r)
 }
 
 /*
- * Stores the row at *offset (with its flags) of r->raw in slot, checking
- * it first when it is not yet.
+ * Stores the first read_upto columns of the row at offset of r->raw in
+ * slot, a virtual tuple; false, storing nothing, when the row lacks some
+ * of them (added by ALTER TABLE since it was written: a slot given the
+ * row supplies their values).
+ */
+static bool
+store_columns(RowReader *r, uint32 offset, uint64 rownum, TupleTableSlot *slot)
+{
+	int			natts = slot->tts_tupleDescriptor->natts;
+	int			upto = Min(r->read_upto, natts);
+	bool		lacks;
+	const char *problem;
+
+	ExecClearTuple(slot);
+	problem = row_batch_read_columns(r->raw, r->raw_length, r->attrs,
+									 r->masks, offset, upto, slot->tts_values,
+									 slot->tts_isnull, &lacks);
+	if (problem != NULL)
+		batch_corrupted(r, r->batch, problem);
+	if (lacks)
+		return false;
+	/* the plan reads none of the others */
+	memset(slot->tts_isnull + upto, true, natts - upto);
+	ExecStoreVirtualTuple(slot);
+	row_number_to_tid(rownum, &slot->tts_tid);
+	slot->tts_tableOid = RelationGetRelid(r->rel);
+	return true;
+}
+
+/*
+ * Stores the row at *offset (with its flags) of r->raw in slot: as far as
+ * the reader reads rows, or whole, checking it first when it is not yet.
  */
 static void
 store_tuple(RowReader *r, uint32 *row_offset, uint64 rownum,
@@ -643,6 +673,9 @@ store_tuple(RowReader *r, uint32 *row_offset, uint64 rownum,
 {
 	MinimalTuple tup;
 	uint32		offset;
+
+	if (r->read_upto > 0 && store_columns(r, *row_offset, rownum, slot))
+		return;
 
 	if (*row_offset & ROW_BATCH_UNCHECKED)
 	{
@@ -681,21 +714,6 @@ store_tuple(RowReader *r, uint32 *row_offset, uint64 rownum,
 		ExecForceStoreMinimalTuple(tup, slot, false);
 	row_number_to_tid(rownum, &slot->tts_tid);
 	slot->tts_tableOid = RelationGetRelid(r->rel);
-}
-
-bool
-row_reader_read_columns(RowReader *r, uint32 i, int upto, Datum *values,
-						bool *isnull)
-{
-	bool		lacks;
-	const char *problem;
-
-	problem = row_batch_read_columns(r->raw, r->raw_length, r->attrs,
-									 r->masks, r->row_offsets[i], upto,
-									 values, isnull, &lacks);
-	if (problem != NULL)
-		batch_corrupted(r, r->batch, problem);
-	return !lacks;
 }
 
 void

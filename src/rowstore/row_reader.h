@@ -63,11 +63,15 @@ typedef struct RowReader
 	bool		no_columns;		/* rows are counted, not read (count(*)) */
 
 	/*
-	 * Rows of the batches loaded are checked as far as their lengths, each
-	 * of the others when it is read (row_reader_read_columns) or stored in
-	 * a slot: a scan reading a few columns of every row walks each row once.
+	 * With read_upto > 0, rows of the batches loaded are checked only as
+	 * far as their lengths, and a row stored in a slot becomes the virtual
+	 * tuple of its first read_upto columns, each checked as it is read,
+	 * the others NULL: a scan reading a few columns of every row walks each
+	 * row once, and only as far as it reads.  Its plan must read no column
+	 * past read_upto.  0: rows are checked whole and stored as they are.
+	 * Set before the first batch is loaded.
 	 */
-	bool		partial_checks;
+	int			read_upto;
 	int			frame;			/* -1: the whole batch is loaded */
 	FrameDirectory frames;
 	MemoryContext frames_cxt;
@@ -137,15 +141,6 @@ extern void row_reader_load_batch(RowReader *reader, int index);
 
 /* Back to before the first batch (or after the last, going backward). */
 extern void row_reader_reset(RowReader *reader);
-
-/*
- * Columns [0, upto) of row i of the loaded batch into values/isnull
- * (pointing into the batch), each checked as it is read; false, reading
- * nothing, when the row lacks some of them (added by ALTER TABLE since it
- * was written): store it in a slot, which supplies their values.
- */
-extern bool row_reader_read_columns(RowReader *reader, uint32 i, int upto,
-									Datum *values, bool *isnull);
 
 /* Stores row i of the loaded batch in slot, with its TID. */
 extern void row_reader_store_row(RowReader *reader, uint32 i,

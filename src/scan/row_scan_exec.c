@@ -65,7 +65,6 @@ typedef struct RowScanState
 	uint32		capacity;		/* rows its arrays have room for */
 	Bitmapset  *batch_columns;	/* it loads (row_scan_batch_columns) */
 	AttrNumber	last_loaded;	/* its last loaded column (1-based); 0: none */
-	AttrNumber	read_upto;		/* rows are read this far; 0: in a slot */
 } RowScanState;
 
 static Node *create_row_scan_state(CustomScan *cscan);
@@ -124,6 +123,29 @@ begin_row_scan(CustomScanState *node, EState *estate, int eflags)
 }
 
 /*
+ * The last column exprs read of the scan's relation (0: none), or -1 when
+ * they read a whole row or a system column, which need the stored row.
+ */
+static int
+last_column_read(CustomScan *cscan, List *exprs)
+{
+	Bitmapset  *attrs = NULL;
+	int			last = 0;
+	int			x = -1;
+
+	pull_varattnos((Node *) exprs, cscan->scan.scanrelid, &attrs);
+	while ((x = bms_next_member(attrs, x)) >= 0)
+	{
+		int			attno = x + FirstLowInvalidHeapAttributeNumber;
+
+		if (attno <= 0)
+			return -1;
+		last = Max(last, attno);
+	}
+	return last;
+}
+
+/*
  * The reader, created on the first row: a pruning value may be an
  * initplan's parameter.
  */
@@ -142,6 +164,14 @@ reader_of(RowScanState *state)
 										 state->shared ? &state->shared->pscan : NULL);
 		if (boolVal(linitial(cscan->custom_private)))
 			row_reader_no_columns(state->reader);
+
+		/*
+		 * Rows handed on are read as far as the target list and the filter
+		 * reach (row batches set their own limit, init_batch).
+		 */
+		state->reader->read_upto =
+			Max(last_column_read(cscan, list_concat(list_copy(cscan->scan.plan.targetlist),
+													cscan->scan.plan.qual)), 0);
 		prune = prune_build(cscan->custom_exprs, rel, RelationGetDescr(rel),
 							&ss->ps, ss->ps.ps_ExprContext);
 		if (prune != NULL)
@@ -186,30 +216,6 @@ row_scan_batch_columns(CustomScanState *node, const Bitmapset *columns)
 	MemoryContextSwitchTo(old);
 }
 
-/*
- * The last column the scan's filter reads (0: none, or no filter), or -1
- * when it reads a whole row or a system column.
- */
-static int
-filter_last_column(CustomScan *cscan)
-{
-	Bitmapset  *attrs = NULL;
-	int			last = 0;
-	int			x = -1;
-
-	pull_varattnos((Node *) cscan->scan.plan.qual, cscan->scan.scanrelid,
-				   &attrs);
-	while ((x = bms_next_member(attrs, x)) >= 0)
-	{
-		int			attno = x + FirstLowInvalidHeapAttributeNumber;
-
-		if (attno <= 0)
-			return -1;
-		last = Max(last, attno);
-	}
-	return last;
-}
-
 /* Sets up the batch's column arrays on the first batch of a reader. */
 static void
 init_batch(RowScanState *state, RowReader *r)
@@ -232,17 +238,10 @@ init_batch(RowScanState *state, RowReader *r)
 		state->last_loaded = a + 1;
 	}
 
-	/*
-	 * Each row is read as far as the last column loaded or filtered on,
-	 * and checked only that far: a row stored in a slot was checked whole,
-	 * then deformed as far.  A filter reading a whole row or a system
-	 * column needs the stored row.
-	 */
-	state->read_upto = 0;
-	last_filtered = filter_last_column((CustomScan *) state->css.ss.ps.plan);
-	if (last_filtered >= 0)
-		state->read_upto = Max(state->last_loaded, last_filtered);
-	r->partial_checks = state->read_upto > 0;
+	/* rows are read as far as the loaded columns and the filter reach */
+	last_filtered = last_column_read((CustomScan *) state->css.ss.ps.plan,
+									 state->css.ss.ps.plan->qual);
+	r->read_upto = last_filtered < 0 ? 0 : Max(state->last_loaded, last_filtered);
 }
 
 /* Room in the batch's arrays for n rows. */
@@ -293,20 +292,7 @@ load_columns(RowScanState *state, RowReader *r)
 	b->nsel = 0;
 	for (i = 0; i < r->nrows; i++)
 	{
-		ExecClearTuple(slot);
-		if (state->read_upto > 0 &&
-			row_reader_read_columns(r, i, state->read_upto, slot->tts_values,
-									slot->tts_isnull))
-		{
-			/* what the filter reads is there; it reads nothing further */
-			memset(slot->tts_isnull + state->read_upto, true,
-				   slot->tts_tupleDescriptor->natts - state->read_upto);
-			ExecStoreVirtualTuple(slot);
-			row_number_to_tid(r->rownums[i], &slot->tts_tid);
-			slot->tts_tableOid = RelationGetRelid(ss->ss_currentRelation);
-		}
-		else
-			row_reader_store_row(r, i, slot);
+		row_reader_store_row(r, i, slot);
 		if (qual != NULL)
 		{
 			ResetExprContext(econtext);

@@ -196,6 +196,15 @@ SELECT (SELECT count(*) FROM layout_heap t WHERE t::text LIKE '%after%')
 	 = (SELECT count(*) FROM layout_row t WHERE t::text LIKE '%after%') AS same_whole_row;
 SELECT (SELECT count(*) FROM layout_heap WHERE ctid IS NOT NULL AND a > 100)
 	 = (SELECT count(*) FROM layout_row WHERE ctid IS NOT NULL AND a > 100) AS same_system_column;
+-- rows a scan hands on (here to a sort) are read as far as its target
+-- list and filter reach, the others NULL
+EXPLAIN (COSTS OFF) SELECT a, b FROM layout_row WHERE a > 100 ORDER BY b DESC, a LIMIT 5;
+SELECT (SELECT array_agg(s ORDER BY s) FROM (SELECT a, b FROM layout_heap WHERE a > 100 ORDER BY b DESC, a LIMIT 5) s)
+	 = (SELECT array_agg(s ORDER BY s) FROM (SELECT a, b FROM layout_row WHERE a > 100 ORDER BY b DESC, a LIMIT 5) s)
+	   AS same_top;
+SELECT (SELECT array_agg(s ORDER BY s) FROM (SELECT a, h, i FROM layout_heap WHERE a > 100 ORDER BY a DESC LIMIT 50) s)
+	 = (SELECT array_agg(s ORDER BY s) FROM (SELECT a, h, i FROM layout_row WHERE a > 100 ORDER BY a DESC LIMIT 50) s)
+	   AS same_top_added;
 -- the rewrite reads rows stored with the old types
 ALTER TABLE layout_heap ALTER COLUMN a TYPE bigint, ALTER COLUMN e TYPE text, ALTER COLUMN d TYPE float8;
 ALTER TABLE layout_row ALTER COLUMN a TYPE bigint, ALTER COLUMN e TYPE text, ALTER COLUMN d TYPE float8;
