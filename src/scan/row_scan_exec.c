@@ -166,8 +166,10 @@ reader_of(RowScanState *state)
 			row_reader_no_columns(state->reader);
 
 		/*
-		 * Rows handed on are read as far as the target list and the filter
-		 * reach (row batches set their own limit, init_batch).
+		 * Rows are read as far as the target list and the filter reach:
+		 * everything above reads the scan's rows through them, a
+		 * vectorized aggregation's loaded columns and the expressions it
+		 * evaluates on the scan's slot included.
 		 */
 		state->reader->read_upto =
 			Max(last_column_read(cscan, list_concat(list_copy(cscan->scan.plan.targetlist),
@@ -221,7 +223,6 @@ static void
 init_batch(RowScanState *state, RowReader *r)
 {
 	RowBatch   *b = &state->batch;
-	int			last_filtered;
 	int			a;
 
 	b->natts = RelationGetDescr(state->css.ss.ss_currentRelation)->natts;
@@ -237,11 +238,6 @@ init_batch(RowScanState *state, RowReader *r)
 		b->cols[a].loaded = true;
 		state->last_loaded = a + 1;
 	}
-
-	/* rows are read as far as the loaded columns and the filter reach */
-	last_filtered = last_column_read((CustomScan *) state->css.ss.ps.plan,
-									 state->css.ss.ps.plan->qual);
-	r->read_upto = last_filtered < 0 ? 0 : Max(state->last_loaded, last_filtered);
 }
 
 /* Room in the batch's arrays for n rows. */

@@ -196,6 +196,19 @@ SELECT (SELECT count(*) FROM layout_heap t WHERE t::text LIKE '%after%')
 	 = (SELECT count(*) FROM layout_row t WHERE t::text LIKE '%after%') AS same_whole_row;
 SELECT (SELECT count(*) FROM layout_heap WHERE ctid IS NOT NULL AND a > 100)
 	 = (SELECT count(*) FROM layout_row WHERE ctid IS NOT NULL AND a > 100) AS same_system_column;
+-- an aggregation evaluates some inputs on the scan's rows: rows are read
+-- as far as those columns too (here flag, past every column it loads)
+CREATE TABLE ex_heap (k int, v numeric, grp text, flag text);
+INSERT INTO ex_heap SELECT g % 50, g / 10.0, 'g' || g % 4, CASE WHEN g % 3 = 0 THEN 'yes' END
+  FROM generate_series(1, 30000) g;
+CREATE TABLE ex_row (LIKE ex_heap) USING rowcompress;
+INSERT INTO ex_row SELECT * FROM ex_heap;
+EXPLAIN (COSTS OFF)
+SELECT grp, count(DISTINCT k), sum(CASE WHEN flag = 'yes' THEN v END) FROM ex_row GROUP BY grp;
+SELECT (SELECT array_agg(s ORDER BY s) FROM (SELECT grp, count(DISTINCT k), sum(CASE WHEN flag = 'yes' THEN v END) FROM ex_heap GROUP BY grp) s)::text
+	 = (SELECT array_agg(s ORDER BY s) FROM (SELECT grp, count(DISTINCT k), sum(CASE WHEN flag = 'yes' THEN v END) FROM ex_row GROUP BY grp) s)::text
+	   AS same_expression_columns;
+DROP TABLE ex_heap, ex_row;
 -- rows a scan hands on (here to a sort) are read as far as its target
 -- list and filter reach, the others NULL
 EXPLAIN (COSTS OFF) SELECT a, b FROM layout_row WHERE a > 100 ORDER BY b DESC, a LIMIT 5;
