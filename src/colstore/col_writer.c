@@ -412,13 +412,7 @@ chunk_minmax(ColWriter *w, int attno, uint32 start, uint32 end,
 				hi = swap;
 			}
 		}
-		if (!have)
-		{
-			*min = lo;
-			*max = hi;
-			have = true;
-		}
-		else if (by_bytes)
+		if (by_bytes && have)
 		{
 			if (bytes_cmp(lo, *min) < 0)
 				*min = lo;

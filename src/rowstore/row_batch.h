@@ -116,10 +116,10 @@ extern const char *row_batch_layout(const RowBatchAttr *attrs, int natts,
  * row_batch_index indexed, into values/isnull (pointing into raw),
  * checking each column as row_batch_check does: a scan reading a few
  * columns of every row walks each row once and only as far as it reads.
- * The row stays ROW_BATCH_UNCHECKED: a slot, which may deform any column,
- * still gets it checked whole.  Sets *lacks, reading nothing, when the row
- * has fewer than upto columns (the table's descriptor supplies the others'
- * values: read such a row through a slot).
+ * The row stays ROW_BATCH_UNCHECKED: if it is ever stored whole, it is
+ * checked whole first (row_batch_check_one).  Sets *lacks, reading
+ * nothing, when the row has fewer than upto columns (the table's
+ * descriptor supplies the others' values: read such a row through a slot).
  */
 extern const char *row_batch_read_columns(const char *raw, uint64 rawlen,
 										  const RowBatchAttr *attrs,

@@ -391,6 +391,14 @@ begin_vector_agg(CustomScanState *node, EState *estate, int eflags)
  * avg, min and max of one numeric column): a batch's values are converted
  * once for all of them (scaled_view), which was half of such a query.
  */
+/* Does col's kernel read one of the natts columns as scaled numerics? */
+static bool
+reads_scaled_column(const VecAggColumn *col, int natts)
+{
+	return col->kernel != NULL && col->has_input && col->input.attno >= 0 &&
+		col->input.attno < natts && agg_kernel_reads_scaled(col->kernel);
+}
+
 static void
 share_scaled(VecAggState *state)
 {
@@ -399,20 +407,13 @@ share_scaled(VecAggState *state)
 	int			i;
 
 	for (i = 0; i < state->ncolumns; i++)
-	{
-		VecAggColumn *col = &state->columns[i];
-
-		if (col->kernel != NULL && col->has_input && col->input.attno >= 0 &&
-			col->input.attno < natts && agg_kernel_reads_scaled(col->kernel))
-			readers[col->input.attno]++;
-	}
+		if (reads_scaled_column(&state->columns[i], natts))
+			readers[state->columns[i].input.attno]++;
 	for (i = 0; i < state->ncolumns; i++)
 	{
 		VecAggColumn *col = &state->columns[i];
 
-		if (col->kernel != NULL && col->has_input && col->input.attno >= 0 &&
-			col->input.attno < natts && agg_kernel_reads_scaled(col->kernel) &&
-			readers[col->input.attno] > 1)
+		if (reads_scaled_column(col, natts) && readers[col->input.attno] > 1)
 		{
 			col->shares_scaled = true;
 			if (state->scaled == NULL)
