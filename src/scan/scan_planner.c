@@ -33,6 +33,7 @@
 #include "catalog/pg_statistic.h"
 #include "nodes/extensible.h"
 #include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
@@ -40,6 +41,7 @@
 #include "optimizer/paths.h"
 #include "optimizer/restrictinfo.h"
 #include "parser/parsetree.h"
+#include "utils/array.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/selfuncs.h"
@@ -184,17 +186,68 @@ prunable_column(RestrictInfo *clause, RelOptInfo *rel, Relation relation)
 }
 
 /*
+ * How many separate ranges of a column's values a prunable clause selects,
+ * each of which may start a unit of its own even when the rows lie in that
+ * column's order: one for a comparison, one per element of IN (...) or per
+ * arm of an OR; -1 when it cannot be known at planning (an array that is a
+ * parameter).
+ */
+static double
+clause_ranges(Node *clause)
+{
+	if (IsA(clause, RestrictInfo))
+		return clause_ranges((Node *) ((RestrictInfo *) clause)->clause);
+	if (is_orclause(clause) || is_andclause(clause))
+	{
+		bool		any = is_orclause(clause);
+		double		total = any ? 0 : -1;
+		ListCell   *lc;
+
+		foreach(lc, ((BoolExpr *) clause)->args)
+		{
+			double		arm = clause_ranges(lfirst(lc));
+
+			if (any)
+			{
+				if (arm < 0)
+					return -1;
+				total += arm;
+			}
+			else if (arm >= 0)
+				total = total < 0 ? arm : Min(total, arm);
+		}
+		return total;
+	}
+	if (IsA(clause, ScalarArrayOpExpr) && ((ScalarArrayOpExpr *) clause)->useOr)
+	{
+		Node	   *array = lsecond(((ScalarArrayOpExpr *) clause)->args);
+
+		if (IsA(array, Const) && !((Const *) array)->constisnull)
+		{
+			ArrayType  *a = DatumGetArrayTypeP(((Const *) array)->constvalue);
+
+			return Max(ArrayGetNItems(ARR_NDIM(a), ARR_DIMS(a)), 1);
+		}
+		if (IsA(array, ArrayExpr))
+			return Max(list_length(((ArrayExpr *) array)->elements), 1);
+		return -1;
+	}
+	return 1;
+}
+
+/*
  * The share of rel's units (chunk groups, batches) of unit_rows rows that
  * a scan still reads once zone maps have tested its filter.  Most units'
  * min/max exclude a filter on a column only when the rows lie in that
  * column's order, which is what ANALYZE's correlation measures, and what
- * btcostestimate weighs an index scan's I/O by: perfectly correlated, the
- * scan reads the filter's selectivity of the units, plus the one where
- * the range starts; uncorrelated, all of them; in between, interpolated by
- * the squared correlation.  Filters are ANDed: the best column wins.
- * Without this, a scan skipping nine tenths of a table cost as much as
- * one reading it all, and lost to a bitmap scan decoding the same rows
- * frame by frame.
+ * btcostestimate weighs an index scan's I/O by.  Perfectly correlated, the
+ * scan reads the filter's selectivity of the units plus, for each range
+ * of values it selects (IN lists and ORs select several, scattered over
+ * the table), the unit where the range starts; uncorrelated, all of them;
+ * in between, interpolated by the squared correlation.  Filters are ANDed:
+ * the best column wins.  Without this, a scan skipping nine tenths of a
+ * table cost as much as one reading it all, and lost to a bitmap scan
+ * decoding the same rows frame by frame.
  */
 static double
 pruned_fraction(PlannerInfo *root, RelOptInfo *rel, Relation relation,
@@ -211,24 +264,37 @@ pruned_fraction(PlannerInfo *root, RelOptInfo *rel, Relation relation,
 	{
 		AttrNumber	attno = prunable_column(lfirst(lc), rel, relation);
 		List	   *clauses = NIL;
+		double		ranges = -1;
 		ListCell   *other;
 		double		selectivity;
 		double		correlation;
+		double		ordered;
 
 		if (attno == InvalidAttrNumber || bms_is_member(attno, seen))
 			continue;
 		seen = bms_add_member(seen, attno);
 		foreach(other, rel->baserestrictinfo)
-			if (prunable_column(lfirst(other), rel, relation) == attno)
-				clauses = lappend(clauses, lfirst(other));
+		{
+			double		r;
+
+			if (prunable_column(lfirst(other), rel, relation) != attno)
+				continue;
+			clauses = lappend(clauses, lfirst(other));
+			r = clause_ranges(lfirst(other));
+			if (r >= 0)
+				ranges = ranges < 0 ? r : Min(ranges, r);
+		}
 		selectivity = clauselist_selectivity(root, clauses, rel->relid,
 											 JOIN_INNER, NULL);
+		/* unknown: as many ranges as rows, at worst */
+		if (ranges < 0)
+			ranges = Max(selectivity * rel->tuples, 1.0);
+		ordered = Min(selectivity + ranges / units, 1.0);
 		correlation = column_correlation(root, rel, relation, attno);
-		best = Min(best, selectivity +
-				   (1.0 - selectivity) * (1.0 - correlation * correlation) +
-				   1.0 / units);
+		best = Min(best, ordered +
+				   (1.0 - ordered) * (1.0 - correlation * correlation));
 	}
-	return Min(best, 1.0);
+	return best;
 }
 
 static void

@@ -172,7 +172,8 @@ DROP TABLE rs_retype, rs_retype_heap;
 -- (ANALYZE's; these tables are small enough that its sample keeps that
 -- order).  Rows in date order take the pruned scan over a bitmap scan of
 -- the same rows; shuffled rows, whose batches all span the range, the
--- index.  Without pruning the index wins again.
+-- index.  Without pruning the index wins again.  An IN list selects a
+-- range per element, each possibly in a batch of its own.
 CREATE TABLE rs_dated (d date, v int) USING rowcompress WITH (batch_size = 1000);
 INSERT INTO rs_dated SELECT date '2024-01-01' + g / 100, g FROM generate_series(0, 19999) g;
 CREATE TABLE rs_shuffled (d date, v int) USING rowcompress WITH (batch_size = 1000);
@@ -185,6 +186,9 @@ SELECT tablename, round(correlation::numeric, 1) AS correlation
  ORDER BY 1;
 EXPLAIN (COSTS OFF) SELECT sum(v) FROM rs_dated WHERE d BETWEEN '2024-02-01' AND '2024-02-20';
 EXPLAIN (COSTS OFF) SELECT sum(v) FROM rs_shuffled WHERE d BETWEEN '2024-02-01' AND '2024-02-20';
+-- one date in each batch: every batch is read, pruned or not
+EXPLAIN (COSTS OFF) SELECT sum(v) FROM rs_dated
+ WHERE d IN ('2024-01-01', '2024-01-11', '2024-01-21', '2024-01-31', '2024-02-10', '2024-02-20', '2024-03-01', '2024-03-11', '2024-03-21', '2024-03-31', '2024-04-10', '2024-04-20', '2024-04-30', '2024-05-10', '2024-05-20', '2024-05-30', '2024-06-09', '2024-06-19', '2024-06-29', '2024-07-09');
 SELECT (SELECT sum(v) FROM rs_dated WHERE d BETWEEN '2024-02-01' AND '2024-02-20') =
 	   (SELECT sum(v) FROM rs_shuffled WHERE d BETWEEN '2024-02-01' AND '2024-02-20') AS same_sum;
 SET storage_engine.enable_pruning = off;
