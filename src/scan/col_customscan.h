@@ -19,10 +19,13 @@ extern void col_customscan_init(void);
 
 /*
  * Parallel scans by our custom scans (scan_planner.c): the share of the
- * rows one participant handles, and the workers a scan of relation gets
- * (0: none).
+ * rows one participant handles (PostgreSQL's rule; and, for scan, our
+ * custom scan of relation, no more participants than the chunk groups
+ * or batches it reads), and the workers a scan of relation gets (0: none).
  */
 extern double parallel_divisor(int parallel_workers);
+extern double scan_divisor_for(Relation relation, int parallel_workers,
+							   CustomScan *scan);
 extern int	parallel_scan_workers_for(Relation relation);
 
 /* Is plan a ColcompressScan? */

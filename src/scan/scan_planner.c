@@ -297,15 +297,53 @@ pruned_fraction(PlannerInfo *root, RelOptInfo *rel, Relation relation,
 	return best;
 }
 
+/*
+ * The share of the table a ColcompressScan or RowcompressScan plan reads
+ * (pruned_fraction), kept as the last element of its custom_private for
+ * decisions made after planning (scan_divisor_for).
+ */
+static Node *
+pruned_node(double pruned)
+{
+	return (Node *) makeFloat(psprintf("%.6g", pruned));
+}
+
+static double
+plan_pruned_fraction(CustomScan *cscan)
+{
+	Node	   *last = cscan->custom_private != NIL ? llast(cscan->custom_private) : NULL;
+
+	return last != NULL && IsA(last, Float) ? floatVal(last) : 1.0;
+}
+
+/*
+ * The share of a scan's rows one participant handles: parallel_divisor's,
+ * except that the participants of our parallel scans claim whole units of
+ * work (chunk groups, batches), so with fewer units left to read after
+ * pruning than participants, some have nothing to do.  work_units: the
+ * units of work the scan reads.
+ */
+static double
+scan_divisor(int parallel_workers, double work_units)
+{
+	double		divisor = parallel_divisor(parallel_workers);
+
+	if (parallel_workers > 0)
+		divisor = Min(divisor, Max(work_units, 1.0));
+	return divisor;
+}
+
 static void
 cost_col_path(CustomPath *path, PlannerInfo *root, RelOptInfo *rel,
-			  int natts, int nused, int parallel_workers, double pruned)
+			  int natts, int nused, int parallel_workers, double pruned,
+			  double group_rows)
 {
 	QualCost	qual_cost;
 	double		fraction = pages_read_fraction(natts, nused) * pruned;
 	double		rows = rel->tuples * pruned;
 	double		cpu_per_tuple;
-	double		divisor = parallel_divisor(parallel_workers);
+	double		divisor = scan_divisor(parallel_workers,
+									   rows / Max(group_rows, 1.0));
 
 	cost_qual_eval(&qual_cost, rel->baserestrictinfo, root);
 	cpu_per_tuple = cpu_tuple_cost + qual_cost.per_tuple;
@@ -318,7 +356,7 @@ cost_col_path(CustomPath *path, PlannerInfo *root, RelOptInfo *rel,
 
 static CustomPath *
 make_col_path(PlannerInfo *root, RelOptInfo *rel, int natts, int nused,
-			  int parallel_workers, double pruned)
+			  int parallel_workers, double pruned, double group_rows)
 {
 	CustomPath *path = makeNode(CustomPath);
 
@@ -333,7 +371,9 @@ make_col_path(PlannerInfo *root, RelOptInfo *rel, int natts, int nused,
 	/* it projects (ExecScan's projection): no Result node above it */
 	path->flags = CUSTOMPATH_SUPPORT_BACKWARD_SCAN | CUSTOMPATH_SUPPORT_PROJECTION;
 	path->methods = &col_path_methods;
-	cost_col_path(path, root, rel, natts, nused, parallel_workers, pruned);
+	path->custom_private = list_make1(pruned_node(pruned));
+	cost_col_path(path, root, rel, natts, nused, parallel_workers, pruned,
+				  group_rows);
 	return path;
 }
 
@@ -387,6 +427,37 @@ parallel_scan_workers_for(Relation relation)
 }
 
 /*
+ * scan_divisor for a plan made after planning, which has no RelOptInfo: the
+ * units of work are the chunk groups or batches of relation that scan (our
+ * custom scan of it) reads, as estimated when it was planned.
+ */
+double
+scan_divisor_for(Relation relation, int parallel_workers, CustomScan *scan)
+{
+	double		unit_rows = 1.0;
+	double		rows = relation->rd_rel->reltuples;
+
+	if (is_colcompress(relation))
+	{
+		ColcompressOptions opts;
+
+		colcompress_options_get(RelationGetRelid(relation), &opts);
+		unit_rows = opts.chunk_group_row_limit;
+	}
+	else if (is_rowcompress(relation))
+	{
+		RowcompressOptions opts;
+
+		rowcompress_options_get(RelationGetRelid(relation), &opts);
+		unit_rows = opts.batch_size;
+	}
+	if (rows < 0)				/* never analyzed: as many units as it takes */
+		return parallel_divisor(parallel_workers);
+	return scan_divisor(parallel_workers,
+						rows * plan_pruned_fraction(scan) / Max(unit_rows, 1.0));
+}
+
+/*
  * A RowcompressScan: for a query that reads no column of the table it
  * counts rows from the batches' metadata and reads no data; for a filter
  * zone maps can test it skips the batches they exclude, and otherwise
@@ -402,12 +473,14 @@ row_scan_flags(bool parallel)
 
 static CustomPath *
 make_row_scan_path(PlannerInfo *root, RelOptInfo *rel, int natts,
-				   bool no_columns, int parallel_workers, double pruned)
+				   bool no_columns, int parallel_workers, double pruned,
+				   double batch_rows)
 {
 	CustomPath *path = makeNode(CustomPath);
 	QualCost	qual_cost;
-	double		divisor = parallel_divisor(parallel_workers);
 	double		rows = rel->tuples * pruned;
+	double		divisor = scan_divisor(parallel_workers,
+									   rows / Max(batch_rows, 1.0));
 
 	cost_qual_eval(&qual_cost, rel->baserestrictinfo, root);
 	path->path.pathtype = T_CustomScan;
@@ -424,7 +497,8 @@ make_row_scan_path(PlannerInfo *root, RelOptInfo *rel, int natts,
 		path->path.total_cost += seq_page_cost * rel->pages * pruned * natts / (natts + 1) +
 			decode_cost(rows, natts) / divisor;
 	path->flags = row_scan_flags(parallel_workers > 0);
-	path->custom_private = list_make1(makeBoolean(no_columns));
+	path->custom_private = list_make2(makeBoolean(no_columns),
+									  pruned_node(pruned));
 	path->methods = &row_scan_path_methods;
 	return path;
 }
@@ -466,13 +540,14 @@ add_row_scan_path(PlannerInfo *root, RelOptInfo *rel, Oid relid, int natts,
 	pruned = pruned_fraction(root, rel, relation, batch_rows);
 	table_close(relation, NoLock);
 
-	add_path(rel, &make_row_scan_path(root, rel, natts, no_columns, 0, pruned)->path);
+	add_path(rel, &make_row_scan_path(root, rel, natts, no_columns, 0, pruned,
+									  batch_rows)->path);
 	if (counts_only(rel, no_columns))
 		return;
 	workers = parallel_scan_workers(rel);
 	if (workers > 0)
 		add_partial_path(rel, &make_row_scan_path(root, rel, natts, no_columns,
-												  workers, pruned)->path);
+												  workers, pruned, batch_rows)->path);
 }
 
 static bool
@@ -758,14 +833,16 @@ col_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	if (!storage_engine_enable_custom_scan)
 		return;
 
-	add_path(rel, (Path *) make_col_path(root, rel, natts, nused, 0, pruned));
+	add_path(rel, (Path *) make_col_path(root, rel, natts, nused, 0, pruned,
+										 opts.chunk_group_row_limit));
 	if (counts_only(rel, nused == 0))
 		return;
 
 	workers = parallel_scan_workers(rel);
 	if (workers > 0)
 		add_partial_path(rel, (Path *) make_col_path(root, rel, natts, nused,
-													 workers, pruned));
+													 workers, pruned,
+													 opts.chunk_group_row_limit));
 }
 
 /* The clauses of actual (a list of clauses) that zone maps can test. */
@@ -796,6 +873,7 @@ plan_col_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cscan->scan.scanrelid = rel->relid;
 	cscan->flags = best_path->flags;
 	cscan->methods = &col_scan_methods;
+	cscan->custom_private = best_path->custom_private;
 	cscan->custom_exprs = prunable;
 	/* the columns it reads come from its final target list, at execution */
 	table_close(relation, NoLock);
@@ -833,7 +911,7 @@ row_scan_plan_from_seqscan(Scan *scan)
 	cscan->flags = row_scan_flags(scan->plan.parallel_aware);
 	cscan->methods = &row_scan_methods;
 	cscan->custom_exprs = NIL;
-	cscan->custom_private = list_make1(makeBoolean(false));
+	cscan->custom_private = list_make2(makeBoolean(false), pruned_node(1.0));
 	return &cscan->scan.plan;
 }
 

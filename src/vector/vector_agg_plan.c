@@ -616,10 +616,10 @@ parallelize(CustomScan *whole, WrapContext *cxt)
 
 	rel = table_open(rt_fetch(((Scan *) scan)->scanrelid, cxt->rtable)->relid, NoLock);
 	workers = parallel_scan_workers_for(rel);
+	divisor = scan_divisor_for(rel, workers, (CustomScan *) scan);
 	table_close(rel, NoLock);
 	if (workers <= 0)
 		return (Plan *) whole;
-	divisor = parallel_divisor(workers);
 	parallel_cost = parallel_setup_cost + agg->plan.total_cost / divisor +
 		parallel_tuple_cost * agg->plan.plan_rows * (workers + 1);
 	if (parallel_cost >= agg->plan.total_cost)

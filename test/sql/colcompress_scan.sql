@@ -148,6 +148,13 @@ SELECT explain_analyze('SELECT count(*) FROM sc_col WHERE id BETWEEN 7100 AND 82
 SET storage_engine.enable_parallel_execution = off;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM sc_col WHERE id > 12000;
 RESET storage_engine.enable_parallel_execution;
+-- participants claim whole chunk groups: a filter one group holds (once
+-- ANALYZE has seen that the rows lie in id order) gains nothing from
+-- workers and stays serial; fifteen groups do not
+ANALYZE sc_col;
+SET parallel_setup_cost = 10;
+EXPLAIN (COSTS OFF) SELECT count(*), sum(num) FROM sc_col WHERE id = 7500;
+EXPLAIN (COSTS OFF) SELECT count(*), sum(num) FROM sc_col WHERE id > 5000;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
