@@ -379,21 +379,17 @@ make_col_path(PlannerInfo *root, RelOptInfo *rel, int natts, int nused,
 
 /* Does some filter clause of rel allow pruning by zone maps? */
 static bool
-has_prunable_clause(RelOptInfo *rel, Oid relid)
+has_prunable_clause(RelOptInfo *rel, Relation relation)
 {
-	Relation	relation;
-	bool		found = false;
 	ListCell   *lc;
 
-	if (!storage_engine_enable_pruning || rel->baserestrictinfo == NIL)
+	if (!storage_engine_enable_pruning)
 		return false;
-	relation = table_open(relid, NoLock);
 	foreach(lc, rel->baserestrictinfo)
 		if (prune_clause_supported(((RestrictInfo *) lfirst(lc))->clause,
 								   rel->relid, relation))
-			found = true;
-	table_close(relation, NoLock);
-	return found;
+			return true;
+	return false;
 }
 
 /* Workers a parallel scan of rel by one of our custom scans gets; 0: none. */
@@ -534,9 +530,12 @@ add_row_scan_path(PlannerInfo *root, RelOptInfo *rel, Oid relid, int natts,
 	no_columns = used_columns(list_concat(list_copy(rel->reltarget->exprs),
 										  extract_actual_clauses(rel->baserestrictinfo, false)),
 							  rel->relid, natts) == NIL;
-	if (!no_columns && !has_prunable_clause(rel, relid))
-		return;
 	relation = table_open(relid, NoLock);
+	if (!no_columns && !has_prunable_clause(rel, relation))
+	{
+		table_close(relation, NoLock);
+		return;
+	}
 	pruned = pruned_fraction(root, rel, relation, batch_rows);
 	table_close(relation, NoLock);
 
