@@ -255,32 +255,43 @@ pruned_fraction(PlannerInfo *root, RelOptInfo *rel, Relation relation,
 {
 	double		units = Max(rel->tuples / Max(unit_rows, 1.0), 1.0);
 	double		best = 1.0;
-	Bitmapset  *seen = NULL;
-	ListCell   *lc;
+	int			nclauses = list_length(rel->baserestrictinfo);
+	AttrNumber *columns;
+	int			i;
 
-	if (!storage_engine_enable_pruning)
+	if (!storage_engine_enable_pruning || nclauses == 0)
 		return 1.0;
-	foreach(lc, rel->baserestrictinfo)
+	/* each clause's column, once: testing a clause looks up its operators */
+	columns = palloc(sizeof(AttrNumber) * nclauses);
+	for (i = 0; i < nclauses; i++)
+		columns[i] = prunable_column(list_nth(rel->baserestrictinfo, i), rel,
+									 relation);
+	for (i = 0; i < nclauses; i++)
 	{
-		AttrNumber	attno = prunable_column(lfirst(lc), rel, relation);
+		AttrNumber	attno = columns[i];
 		List	   *clauses = NIL;
 		double		ranges = -1;
-		ListCell   *other;
 		double		selectivity;
 		double		correlation;
 		double		ordered;
+		int			j;
 
-		if (attno == InvalidAttrNumber || bms_is_member(attno, seen))
+		/* a column's clauses are taken together at its first one */
+		if (attno == InvalidAttrNumber)
 			continue;
-		seen = bms_add_member(seen, attno);
-		foreach(other, rel->baserestrictinfo)
+		for (j = 0; j < i && columns[j] != attno; j++)
+			;
+		if (j < i)
+			continue;
+		for (j = i; j < nclauses; j++)
 		{
+			Node	   *clause = list_nth(rel->baserestrictinfo, j);
 			double		r;
 
-			if (prunable_column(lfirst(other), rel, relation) != attno)
+			if (columns[j] != attno)
 				continue;
-			clauses = lappend(clauses, lfirst(other));
-			r = clause_ranges(lfirst(other));
+			clauses = lappend(clauses, clause);
+			r = clause_ranges(clause);
 			if (r >= 0)
 				ranges = ranges < 0 ? r : Min(ranges, r);
 		}
@@ -294,6 +305,7 @@ pruned_fraction(PlannerInfo *root, RelOptInfo *rel, Relation relation,
 		best = Min(best, ordered +
 				   (1.0 - ordered) * (1.0 - correlation * correlation));
 	}
+	pfree(columns);
 	return best;
 }
 

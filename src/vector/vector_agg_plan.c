@@ -616,7 +616,8 @@ parallelize(CustomScan *whole, WrapContext *cxt)
 
 	rel = table_open(rt_fetch(((Scan *) scan)->scanrelid, cxt->rtable)->relid, NoLock);
 	workers = parallel_scan_workers_for(rel);
-	divisor = scan_divisor_for(rel, workers, (CustomScan *) scan);
+	if (workers > 0)
+		divisor = scan_divisor_for(rel, workers, (CustomScan *) scan);
 	table_close(rel, NoLock);
 	if (workers <= 0)
 		return (Plan *) whole;
