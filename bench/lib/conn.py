@@ -56,7 +56,11 @@ def resolve_environment() -> str:
 
 def connect(dbname: str | None = None):
     """An autocommit connection in UTC (timestamptz results compare alike)."""
-    kwargs = {"autocommit": True, "application_name": "storage_engine_bench"}
+    # prepare_threshold None: psycopg would otherwise prepare a statement run
+    # five times, and a prepared plan keeps the mode (workers, jit) it was
+    # planned in when the runner switches modes on the same connection.
+    kwargs = {"autocommit": True, "application_name": "storage_engine_bench",
+              "prepare_threshold": None}
     if dbname:
         kwargs["dbname"] = dbname
     try:

@@ -24,6 +24,7 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
+#include "catalog/chunk_cache.h"
 #include "catalog/meta_tables.h"
 #include "catalog/stream_runs.h"
 #include "catalog/stripe_meta.h"
@@ -266,7 +267,25 @@ ChunkMeta *
 stripe_meta_group_chunks(const StripeMeta *stripe, Snapshot snapshot,
 						 int group)
 {
-	return read_chunks(stripe, meta_snapshot_for(snapshot), group, 1);
+	const ChunkMeta *cached = chunk_cache_get(stripe, group);
+	ChunkMeta  *chunks;
+	int			a;
+
+	if (cached != NULL)
+	{
+		chunks = palloc(sizeof(ChunkMeta) * Max(stripe->column_count, 1));
+		memcpy(chunks, cached, sizeof(ChunkMeta) * stripe->column_count);
+		return chunks;
+	}
+	chunks = read_chunks(stripe, meta_snapshot_for(snapshot), group, 1);
+	chunk_cache_put(stripe, group, chunks);
+	/* the same answer whether it came from the cache or not */
+	for (a = 0; a < stripe->column_count; a++)
+	{
+		chunks[a].min_value = NULL;
+		chunks[a].max_value = NULL;
+	}
+	return chunks;
 }
 
 void

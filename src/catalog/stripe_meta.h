@@ -73,7 +73,11 @@ extern StripeMeta *stripe_meta_get(uint64 storage_id, uint64 stripe_num,
 extern ChunkMeta *stripe_meta_chunks(const StripeMeta *stripe,
 									 Snapshot snapshot, uint32 *group_rows);
 
-/* The chunks of one chunk group, [column_count]. */
+/*
+ * The chunks of one chunk group, [column_count], without their zone bounds
+ * (min_value and max_value NULL), kept for the backend's next fetches from
+ * the group (catalog/chunk_cache.c).
+ */
 extern ChunkMeta *stripe_meta_group_chunks(const StripeMeta *stripe,
 										   Snapshot snapshot, int group);
 

@@ -1,0 +1,24 @@
+/*-------------------------------------------------------------------------
+ *
+ * chunk_cache.h
+ *	  Backend-local cache of the chunk metadata of colcompress chunk groups,
+ *	  for fetches by row number (catalog/chunk_cache.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef STORAGE_ENGINE_CHUNK_CACHE_H
+#define STORAGE_ENGINE_CHUNK_CACHE_H
+
+#include "catalog/stripe_meta.h"
+
+/*
+ * The cached chunks of group of stripe, [stripe->column_count], or NULL;
+ * valid until the next call of either function.
+ */
+extern const ChunkMeta *chunk_cache_get(const StripeMeta *stripe, int group);
+
+/* Keeps a copy of chunks (the group's, [column_count]), zone bounds left out. */
+extern void chunk_cache_put(const StripeMeta *stripe, int group,
+							const ChunkMeta *chunks);
+
+#endif							/* STORAGE_ENGINE_CHUNK_CACHE_H */
