@@ -16,7 +16,11 @@
  *		savepoint needs nothing from an outer level;
  *	  - a query that reads a table with buffered rows writes them at
  *		ExecutorStart (before any parallel mode begins), and a scan started
- *		outside the executor writes them at scan start.
+ *		outside the executor writes them at scan start;
+ *	  - statements that may build an index write them before they run: a
+ *		parallel build enters parallel mode before its scan starts, and
+ *		nothing can be written then (a restore in one transaction loads a
+ *		table and indexes it).
  *	  A read inside a subtransaction begun without SAVEPOINT (a PL/pgSQL
  *	  block with EXCEPTION) of rows buffered outside it cannot be served
  *	  and raises a clear error.
@@ -317,6 +321,21 @@ executor_start(QueryDesc *queryDesc, int eflags)
 		standard_ExecutorStart(queryDesc, eflags);
 }
 
+/* CREATE INDEX, REINDEX, ALTER TABLE (its constraints build indexes) */
+static bool
+may_build_index(Node *parsetree)
+{
+	switch (nodeTag(parsetree))
+	{
+		case T_IndexStmt:
+		case T_ReindexStmt:
+		case T_AlterTableStmt:
+			return true;
+		default:
+			return false;
+	}
+}
+
 static void
 process_utility(PlannedStmt *pstmt, const char *queryString,
 				bool readOnlyTree, ProcessUtilityContext context,
@@ -327,6 +346,8 @@ process_utility(PlannedStmt *pstmt, const char *queryString,
 
 	if (pending != NIL && IsA(parsetree, TransactionStmt) &&
 		((TransactionStmt *) parsetree)->kind == TRANS_STMT_SAVEPOINT)
+		flush_current_level();
+	else if (pending != NIL && !IsInParallelMode() && may_build_index(parsetree))
 		flush_current_level();
 
 	if (prev_process_utility)
