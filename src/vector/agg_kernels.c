@@ -40,6 +40,7 @@
 #include "utils/timestamp.h"
 #include "utils/typcache.h"
 
+#include "vector/agg_distinct.h"
 #include "vector/agg_grouping.h"
 #include "vector/agg_kernels.h"
 #include "vector/agg_partial.h"
@@ -735,53 +736,8 @@ identical_when_equal(Oid type)
 
 /*
  * count(DISTINCT x) of an integer, date, timestamp or boolean: a set of
- * the group's values (equal values are equal Datums for these types).
+ * the group's values (vector/agg_distinct.c).
  */
-typedef struct DistinctSet
-{
-	Datum	   *slots;
-	bool	   *used;
-	uint32		n;
-	uint32		capacity;		/* power of two */
-} DistinctSet;
-
-static void
-distinct_insert(DistinctSet *set, Datum v)
-{
-	uint32		mask;
-	uint32		pos;
-
-	if ((set->n + 1) * 4 > set->capacity * 3)
-	{
-		DistinctSet bigger = {0};
-		uint32		i;
-
-		bigger.capacity = Max(set->capacity * 2, 64);
-		bigger.slots = palloc_extended(sizeof(Datum) * bigger.capacity, MCXT_ALLOC_HUGE);
-		bigger.used = palloc_extended(bigger.capacity, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-		for (i = 0; i < set->capacity; i++)
-			if (set->used[i])
-				distinct_insert(&bigger, set->slots[i]);
-		if (set->slots != NULL)
-		{
-			pfree(set->slots);
-			pfree(set->used);
-		}
-		*set = bigger;
-	}
-	mask = set->capacity - 1;
-	pos = agg_hash_datum(v) & mask;
-	while (set->used[pos])
-	{
-		if (set->slots[pos] == v)
-			return;
-		pos = (pos + 1) & mask;
-	}
-	set->used[pos] = true;
-	set->slots[pos] = v;
-	set->n++;
-}
-
 static bool
 count_distinct_add(ADD_PARAMS)
 {
@@ -790,7 +746,7 @@ count_distinct_add(ADD_PARAMS)
 	DistinctSet *st;
 
 	FOR_EACH_VALUE(k, row, DistinctSet, st)
-		distinct_insert(st, col->values[row]);
+		distinct_set_add(st, col->values[row]);
 	return true;
 }
 
@@ -798,39 +754,19 @@ static Datum
 count_distinct_final(void *state, void *info, bool *isnull)
 {
 	*isnull = false;
-	return Int64GetDatum(((DistinctSet *) state)->n);
+	return Int64GetDatum(distinct_set_count((DistinctSet *) state));
 }
 
-/* exported: the set's values */
 static bytea *
 distinct_export(const AggKernel *k, void *state)
 {
-	DistinctSet *st = state;
-	bytea	   *result = palloc(VARHDRSZ + sizeof(Datum) * st->n);
-	Datum	   *out = (Datum *) VARDATA(result);
-	uint32		i;
-
-	SET_VARSIZE(result, VARHDRSZ + sizeof(Datum) * st->n);
-	for (i = 0; i < st->capacity; i++)
-		if (st->used[i])
-			*out++ = st->slots[i];
-	return result;
+	return distinct_set_export((DistinctSet *) state);
 }
 
 static bool
 distinct_merge(MERGE_PARAMS)
 {
-	uint32		n = len / sizeof(Datum);
-	Datum	   *values;
-	bool		result;
-
-	if (len % sizeof(Datum) != 0)
-		return false;
-	values = palloc(sizeof(Datum) * Max(n, 1));
-	memcpy(values, data, len);
-	result = add_values(k, state, values, n);
-	pfree(values);
-	return result;
+	return distinct_set_merge((DistinctSet *) state, data, len);
 }
 
 static const AggKernel count_distinct_kernel = {

@@ -78,6 +78,7 @@
 #include "codec/codec.h"
 /* Datum and the varlena macros: postgres.h is FRONTEND-safe. */
 #include "codec/frames.h"
+#include "vector/agg_distinct.h"
 #include "vector/numeric_scaled.h"
 #include "codec/value_encoding.h"
 #include "compat/compat_varatt.h"
@@ -2877,6 +2878,179 @@ fuzz_numeric_scaled(const uint8 *data, size_t len)
 }
 
 /* Every target; see "HOW TO ADD A TARGET" at the top of the file. */
+/* ----------------------------------------------------------------
+ * distinct.merge: the sets of count(DISTINCT) (src/vector/agg_distinct.c)
+ * that participants of a parallel aggregation export and the leader
+ * merges, as arrays or as bitmaps of dense ranges.  Up to four
+ * participants' sets are built from the input, each from runs of values
+ * around bases chosen to hit every shape (dense, far apart, negative, at
+ * the ends of int64, sparse, too few for a bitmap); the leader merges
+ * their exports in an input-chosen order into a set that may already hold
+ * values of its own, and its export is merged again into a fresh set.
+ * Properties: every count equals the reference (sorted values, counted
+ * once each); a merge accepts every export; an export cut, extended or
+ * mutated is refused or merged without a read outside it.
+ * ----------------------------------------------------------------
+ */
+#define DISTINCT_MAX_VALUES 6000
+
+static int
+int64_cmp(const void *a, const void *b)
+{
+	int64		x = *(const int64 *) a;
+	int64		y = *(const int64 *) b;
+
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+static int64
+distinct_reference(int64 *values, int n)
+{
+	int64		count = 0;
+	int			i;
+
+	qsort(values, n, sizeof(int64), int64_cmp);
+	for (i = 0; i < n; i++)
+		if (i == 0 || values[i] != values[i - 1])
+			count++;
+	return count;
+}
+
+static void
+distinct_free(DistinctSet *set)
+{
+	if (set->slots != NULL)
+	{
+		pfree(set->slots);
+		pfree(set->used);
+	}
+	if (set->bits != NULL)
+		pfree(set->bits);
+	memset(set, 0, sizeof(*set));
+}
+
+/* Adds a run of values drawn from the input to set and to all[]. */
+static void
+distinct_add_run(FuzzReader *r, DistinctSet *set, int64 *all, int *nall)
+{
+	static const int64 bases[] = {0, -5000, INT64CONST(1000000000),
+		PG_INT64_MAX - 40, PG_INT64_MIN, PG_INT64_MIN + 70, -64, 63};
+	uint32		shape = rd_u8(r);
+	int64		base = bases[shape % lengthof(bases)];
+	uint32		n = rd_u16(r) % 1200;
+	uint32		spread = 1 + rd_u8(r) % 4;
+	uint32		i;
+
+	if (shape & 0x80)
+		base = (int64) (((uint64) rd_u32(r) << 32) | rd_u32(r));
+	for (i = 0; i < n && *nall < DISTINCT_MAX_VALUES; i++)
+	{
+		/* the run's values wrap around within int64 */
+		int64		v = (int64) ((uint64) base + (uint64) (i * spread) % 4000);
+
+		if (shape & 0x40)
+			v = (int64) ((uint64) v ^ ((uint64) rd_u16(r) << 40));
+		distinct_set_add(set, (Datum) v);
+		all[(*nall)++] = v;
+	}
+}
+
+static void
+fuzz_distinct_merge(const uint8 *data, size_t len)
+{
+	FuzzReader	r = {data, len};
+	int			nparts = 1 + rd_u8(&r) % 4;
+	DistinctSet parts[4];
+	DistinctSet leader;
+	DistinctSet again;
+	bytea	   *exports[4];
+	bytea	   *leader_export;
+	int64	   *all = palloc(sizeof(int64) * DISTINCT_MAX_VALUES);
+	int64	   *own = palloc(sizeof(int64) * DISTINCT_MAX_VALUES);
+	int			nall = 0;
+	int			p;
+	int			k;
+
+	memset(parts, 0, sizeof(parts));
+	memset(&leader, 0, sizeof(leader));
+	memset(&again, 0, sizeof(again));
+	for (p = 0; p < nparts; p++)
+	{
+		int			first = nall;
+		int			runs = 1 + rd_u8(&r) % 3;
+
+		for (k = 0; k < runs; k++)
+			distinct_add_run(&r, &parts[p], all, &nall);
+		memcpy(own, all + first, sizeof(int64) * (nall - first));
+		FUZZ_CHECK(distinct_set_count(&parts[p]) ==
+				   distinct_reference(own, nall - first),
+				   "participant %d counts %lld values", p,
+				   (long long) distinct_set_count(&parts[p]));
+		exports[p] = distinct_set_export(&parts[p]);
+	}
+	/* values the leader's set holds before the merges */
+	if (rd_u8(&r) & 1)
+		distinct_add_run(&r, &leader, all, &nall);
+	for (k = 0; k < nparts; k++)
+	{
+		/* an input-chosen order: rotate by a byte */
+		bytea	   *e = exports[(k + rd_u8(&r)) % nparts];
+
+		FUZZ_CHECK(distinct_set_merge(&leader, VARDATA(e), VARSIZE(e) - VARHDRSZ),
+				   "an export was refused");
+	}
+	{
+		int64		expected = distinct_reference(all, nall);
+
+		/* exports were merged in some order, possibly twice: still a union */
+		for (k = 0; k < nparts; k++)
+			FUZZ_CHECK(distinct_set_merge(&leader, VARDATA(exports[k]),
+										  VARSIZE(exports[k]) - VARHDRSZ),
+					   "an export was refused");
+		FUZZ_CHECK(distinct_set_count(&leader) == expected,
+				   "merged count %lld, expected %lld",
+				   (long long) distinct_set_count(&leader), (long long) expected);
+		leader_export = distinct_set_export(&leader);
+		FUZZ_CHECK(distinct_set_merge(&again, VARDATA(leader_export),
+									  VARSIZE(leader_export) - VARHDRSZ),
+				   "the leader's export was refused");
+		FUZZ_CHECK(distinct_set_count(&again) == expected,
+				   "re-merged count %lld, expected %lld",
+				   (long long) distinct_set_count(&again), (long long) expected);
+	}
+
+	/* damaged exports: refused, or merged without reading outside them */
+	{
+		bytea	   *e = exports[rd_u8(&r) % nparts];
+		size_t		elen = VARSIZE(e) - VARHDRSZ;
+		size_t		mlen = Min(elen + (rd_u8(&r) % 17), (size_t) FUZZ_MAX_COMP);
+		uint8	   *placed;
+		DistinctSet damaged;
+
+		memset(&damaged, 0, sizeof(damaged));
+		memcpy(scratch_mut, VARDATA(e), Min(elen, mlen));
+		if (mlen > elen)
+			memset(scratch_mut + elen, rd_u8(&r), mlen - elen);
+		fuzz_mutate(&r, 1 + rd_u8(&r) % 4, scratch_mut, &mlen,
+					(const uint8 *) VARDATA(e), elen, NULL, 0);
+		placed = fuzz_place_copy(&gb_src, scratch_mut, mlen, (rd_u8(&r) & 1) != 0);
+		(void) distinct_set_merge(&damaged, (const char *) placed, mlen);
+		fuzz_check_canaries(&gb_src, "damaged DISTINCT export");
+		distinct_free(&damaged);
+	}
+
+	for (p = 0; p < nparts; p++)
+	{
+		distinct_free(&parts[p]);
+		pfree(exports[p]);
+	}
+	distinct_free(&leader);
+	distinct_free(&again);
+	pfree(leader_export);
+	pfree(all);
+	pfree(own);
+}
+
 static const FuzzTarget fuzz_targets[] = {
 	{"none.roundtrip", fuzz_none_roundtrip, fuzz_none_enabled},
 	{"none.decode", fuzz_none_decode, fuzz_none_enabled},
@@ -2893,6 +3067,7 @@ static const FuzzTarget fuzz_targets[] = {
 	{"chunk.raw", fuzz_chunk_raw, NULL},
 	{"frames.decode", fuzz_frames_decode, NULL},
 	{"numeric.scaled", fuzz_numeric_scaled, NULL},
+	{"distinct.merge", fuzz_distinct_merge, NULL},
 };
 
 #define FUZZ_TARGET_COUNT lengthof(fuzz_targets)

@@ -364,6 +364,34 @@ SET work_mem = '64kB';
 SELECT check_par('SELECT i8, count(DISTINCT i4) FROM va_par GROUP BY i8');
 SELECT agg_path('SELECT i8, count(DISTINCT i4) FROM va_par GROUP BY i8');
 RESET work_mem;
+-- DISTINCT sets go from participant to leader as bitmaps where their
+-- values are dense, else as arrays: dense, dense far apart (the leader's
+-- bitmap would be mostly empty), sparse, negative, near the ends of int8,
+-- fewer than a bitmap is worth, and every mix of them in one group
+CREATE TABLE va_dist (g int, v bigint) USING colcompress
+	WITH (stripe_row_limit = 10000, chunk_group_row_limit = 1000);
+INSERT INTO va_dist
+SELECT k, CASE k
+		WHEN 0 THEN i % 5000
+		WHEN 1 THEN CASE WHEN i < 20000 THEN i % 3000 ELSE 1000000000 + i % 3000 END
+		WHEN 2 THEN (hashint4(i)::bigint << 20) + i
+		WHEN 3 THEN -(i % 4000) - 1
+		WHEN 4 THEN 9223372036854775807 - i % 100
+		WHEN 5 THEN -9223372036854775807 - 1 + i % 100
+		WHEN 6 THEN i % 40
+		ELSE CASE WHEN i % 2 = 0 THEN i % 6000 ELSE (hashint4(i)::bigint << 24) END
+	END
+  FROM generate_series(0, 39999) i, generate_series(0, 7) k;
+CREATE TABLE va_dist_heap AS SELECT * FROM va_dist;
+EXPLAIN (COSTS OFF) SELECT g, count(DISTINCT v) FROM va_dist GROUP BY g;
+SELECT compare_paths('SELECT g, count(DISTINCT v), count(*) FROM va_dist GROUP BY g',
+					 'storage_engine.enable_vectorized_aggregation', 'va_dist', 'va_dist_heap')
+	   AS result;
+SELECT g, count(DISTINCT v) FROM va_dist GROUP BY g ORDER BY g;
+SELECT compare_paths('SELECT count(DISTINCT v) FROM va_dist',
+					 'storage_engine.enable_vectorized_aggregation', 'va_dist', 'va_dist_heap')
+	   AS result;
+DROP TABLE va_dist, va_dist_heap;
 -- a rowcompress table the same way
 CREATE TABLE va_par_row USING rowcompress WITH (batch_size = 1000)
 	AS SELECT * FROM va_par_heap;
