@@ -40,6 +40,7 @@
 #include "utils/timestamp.h"
 #include "utils/typcache.h"
 
+#include "vector/agg_bounds.h"
 #include "vector/agg_distinct.h"
 #include "vector/agg_grouping.h"
 #include "vector/agg_kernels.h"
@@ -1049,6 +1050,28 @@ agg_kernel_safe(const AggKernel *k, Form_pg_attribute attr, Datum min,
 
 				return rows == 0 || largest <= (uint64) PG_INT64_MAX / rows;
 			}
+	}
+	return false;
+}
+
+bool
+agg_kernel_safe_bounds(const AggKernel *k, const AggExprBounds *b, uint64 rows)
+{
+	if (b->empty)
+		return true;
+	switch (k->safety)
+	{
+		case AGG_SAFE_ALWAYS:
+			return true;
+		case AGG_SAFE_FLOAT:
+			return b->have_range && b->lo > -FLOAT_AVG_SAFE && b->hi < FLOAT_AVG_SAFE;
+		case AGG_SAFE_NUMERIC:
+			return b->have_shape && b->scale >= 0 && b->scale <= 18 &&
+				b->digits <= 18;
+		case AGG_SAFE_INT8_SUM:
+			/* 2^62: a margin for the bounds' rounding to doubles */
+			return b->have_range &&
+				Max(fabs(b->lo), fabs(b->hi)) * (double) rows <= 4611686018427387904.0;
 	}
 	return false;
 }

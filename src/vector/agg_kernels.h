@@ -60,6 +60,7 @@ typedef enum AggKernelSafety
 } AggKernelSafety;
 
 struct AggKernel;
+struct AggExprBounds;
 
 /*
  * A participant's state, for the node that combines a parallel aggregation
@@ -132,5 +133,10 @@ extern void agg_kernel_merge(const AggKernel *k, void *state, bytea *exported);
  */
 extern bool agg_kernel_safe(const AggKernel *k, Form_pg_attribute attr,
 							Datum min, Datum max, uint64 rows);
+
+/* The same for an expression over the scan's columns, bounded by b. */
+extern bool agg_kernel_safe_bounds(const AggKernel *k,
+								   const struct AggExprBounds *b,
+								   uint64 rows);
 
 #endif							/* STORAGE_ENGINE_AGG_KERNELS_H */

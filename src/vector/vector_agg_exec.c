@@ -51,6 +51,7 @@
 #include "miscadmin.h"
 #include "nodes/extensible.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
 #include "catalog/zone_map.h"
 #include "utils/memutils.h"
 #include "utils/sortsupport.h"
@@ -61,6 +62,7 @@
 #include "guc.h"
 #include "scan/col_customscan.h"
 #include "scan/row_customscan.h"
+#include "vector/agg_bounds.h"
 #include "vector/agg_grouping.h"
 #include "vector/agg_kernels.h"
 #include "vector/agg_partial.h"
@@ -74,6 +76,7 @@
 typedef struct VecInput
 {
 	int			attno;			/* 0-based column; -1: expr */
+	Expr	   *source;			/* the expression, over the scan's columns */
 	ExprState  *expr;
 	ColumnBatch computed;
 	uint32		computed_size;	/* rows computed's arrays have room for */
@@ -216,6 +219,7 @@ init_input(VecAggState *state, Expr *expr, VecInput *input)
 	else
 	{
 		input->attno = -1;
+		input->source = expr;
 		input->expr = ExecInitExpr(expr, &state->scan->ss.ps);
 		state->exprs[state->nexprs++] = input;
 	}
@@ -553,11 +557,16 @@ fall_back(VecAggState *state, const char *reason)
 	reset_groups(state);
 }
 
-/* What partial_safe asks of each zone (stripe, batch) about one column. */
+/*
+ * What partial_safe asks of each zone (stripe, batch) about one column or
+ * one expression over the scan's columns (expr, with attr one of them).
+ */
 typedef struct ZoneCheck
 {
 	const AggKernel *kernel;
 	Form_pg_attribute attr;
+	Expr	   *expr;
+	TupleDesc	desc;
 	uint64		rows;			/* in every zone: summed first */
 } ZoneCheck;
 
@@ -580,6 +589,13 @@ zone_kernel_safe(void *arg, ZoneStatsFn stats_fn, void *zone)
 	ZoneCheck  *check = arg;
 	ZoneStats	s;
 
+	if (check->expr != NULL)
+	{
+		AggExprBounds b;
+
+		return agg_expr_bounds(check->expr, check->desc, stats_fn, zone, &b) &&
+			agg_kernel_safe_bounds(check->kernel, &b, check->rows);
+	}
 	if (!stats_fn(zone, check->attr->attnum, &s))
 		return false;
 	if (s.null_count >= s.row_count)
@@ -608,12 +624,26 @@ partial_safe(VecAggState *state)
 
 		if (col->kernel == NULL || col->kernel->safety == AGG_SAFE_ALWAYS)
 			continue;
-		/* zone maps bound columns, not expressions over them */
-		if (col->input.attno < 0)
-			return false;
 		check.kernel = col->kernel;
-		check.attr = TupleDescAttr(desc, col->input.attno);
+		check.expr = NULL;
+		check.desc = desc;
 		check.rows = 0;
+		if (col->input.attno >= 0)
+			check.attr = TupleDescAttr(desc, col->input.attno);
+		else
+		{
+			/* an expression: bounded from its columns' (agg_bounds.c) */
+			List	   *vars = pull_var_clause((Node *) col->input.source, 0);
+			Var		   *first;
+
+			if (vars == NIL)
+				return false;
+			first = linitial(vars);
+			if (first->varattno < 1 || first->varattno > desc->natts)
+				return false;
+			check.attr = TupleDescAttr(desc, first->varattno - 1);
+			check.expr = col->input.source;
+		}
 		if (!state->source->zones_all(state->scan, zone_add_rows, &check) ||
 			!state->source->zones_all(state->scan, zone_kernel_safe, &check))
 			return false;

@@ -307,6 +307,19 @@ SELECT q, check_par(q) AS result, agg_path(q) AS path FROM unnest(ARRAY[
 	-- an unconstrained numeric: no bound on its digits, so PostgreSQL aggregates
 	'SELECT g, sum(nu) FROM va_par GROUP BY g'
 ]) AS q;
+-- aggregates over expressions: bounded from their columns' zone maps
+-- (float and int8 as ranges, numeric as digits and scale), else left to
+-- PostgreSQL: n * n has 24 digits, nu no typmod, f8 * 2^340 passes the
+-- float kernels' bound (integers times a power of two: sums exact in any order)
+SELECT q, check_par(q) AS result, agg_path(q) AS path FROM unnest(ARRAY[
+	'SELECT g, sum(f8 * i4), avg(i4 * 2.5::float8), sum(-f8) FROM va_par GROUP BY g',
+	'SELECT g, sum(CASE WHEN i4 < 500 THEN n END), sum(n * 2), avg(n + i4), sum(-n) FROM va_par GROUP BY g',
+	'SELECT g, sum(coalesce(n, 0) - 1.25), sum(i4::numeric * n) FROM va_par GROUP BY g',
+	'SELECT sum(i8 * 2), avg(i8 - i4) FROM va_par',
+	'SELECT g, sum(n * n) FROM va_par GROUP BY g',
+	'SELECT g, sum(nu * 2) FROM va_par GROUP BY g',
+	'SELECT g, sum(f8 * ''2.2397447421778042e102''::float8) FROM va_par GROUP BY g'
+]) AS q;
 -- a NaN in the zone maps: every participant leaves its share to PostgreSQL
 INSERT INTO va_par VALUES (1, 1, 1, 'NaN', 1, 'NaN', '2024-01-01');
 INSERT INTO va_par_heap VALUES (1, 1, 1, 'NaN', 1, 'NaN', '2024-01-01');
