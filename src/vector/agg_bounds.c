@@ -109,19 +109,17 @@ number_value(Oid type, Datum d, double *v)
 	return false;
 }
 
-/* numeric(p, s) as digits and scale; false without a typmod that fits */
-static bool
-typmod_shape(int32 typmod, int *digits, int *scale)
+bool
+agg_numeric_typmod(int32 typmod, int *precision, int *scale)
 {
-	int			precision;
-
 	if (typmod < (int32) VARHDRSZ)
 		return false;
-	precision = ((typmod - VARHDRSZ) >> 16) & 0xffff;
+	*precision = ((typmod - VARHDRSZ) >> 16) & 0xffff;
 	/* the scale is 11 bits, two's complement from PostgreSQL 15 on */
 	*scale = (((typmod - VARHDRSZ) & 0x7ff) ^ 1024) - 1024;
-	*digits = precision;
-	return *scale >= 0 && *scale <= precision;
+	/* numeric(2, 5) holds 0.00012: five digits at its scale */
+	*precision = Max(*precision, *scale);
+	return *scale >= 0;
 }
 
 static bool
@@ -152,7 +150,7 @@ var_bounds(Var *var, BoundsContext *cxt, AggExprBounds *b)
 		return false;
 	set_range(b, lo, hi);
 	if (attr->atttypid == NUMERICOID)
-		b->have_shape = typmod_shape(attr->atttypmod, &b->digits, &b->scale);
+		b->have_shape = agg_numeric_typmod(attr->atttypmod, &b->digits, &b->scale);
 	else if (integer_type(attr->atttypid))
 	{
 		b->have_shape = true;
@@ -323,7 +321,7 @@ cast_bounds(FuncExpr *f, BoundsContext *cxt, AggExprBounds *b)
 		int32		typmod = exprTypmod((Node *) f);
 
 		if (typmod >= (int32) VARHDRSZ)
-			b->have_shape = typmod_shape(typmod, &b->digits, &b->scale);
+			b->have_shape = agg_numeric_typmod(typmod, &b->digits, &b->scale);
 		else if (integer_type(from) || from == NUMERICOID)
 		{
 			b->have_shape = a.have_shape;

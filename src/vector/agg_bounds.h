@@ -34,4 +34,10 @@ typedef struct AggExprBounds
 extern bool agg_expr_bounds(Expr *expr, TupleDesc desc, ZoneStatsFn stats_fn,
 							void *zone, AggExprBounds *bounds);
 
+/*
+ * numeric(precision, scale) of a typmod, precision at least the scale;
+ * false without one or with a negative scale.
+ */
+extern bool agg_numeric_typmod(int32 typmod, int *precision, int *scale);
+
 #endif							/* STORAGE_ENGINE_AGG_BOUNDS_H */

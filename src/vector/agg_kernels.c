@@ -963,19 +963,14 @@ agg_kernel_find(Oid aggfnoid)
 	return NULL;
 }
 
-/* numeric(p, s) with p <= 18 and 0 <= s: 18 digits, a 128-bit sum */
+/* numeric(p, s) with p, s <= 18 and 0 <= s: 18 digits, a 128-bit sum */
 static bool
 numeric_typmod_fits(int32 typmod)
 {
 	int			precision;
 	int			scale;
 
-	if (typmod < (int32) VARHDRSZ)
-		return false;
-	precision = ((typmod - VARHDRSZ) >> 16) & 0xffff;
-	/* the scale is 11 bits, two's complement from PostgreSQL 15 on */
-	scale = (((typmod - VARHDRSZ) & 0x7ff) ^ 1024) - 1024;
-	return precision <= 18 && scale >= 0 && scale <= 18;
+	return agg_numeric_typmod(typmod, &precision, &scale) && precision <= 18;
 }
 
 const AggKernel *
