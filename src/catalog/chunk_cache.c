@@ -139,7 +139,6 @@ chunk_cache_get(const StripeMeta *stripe, int group)
 void
 chunk_cache_put(const StripeMeta *stripe, int group, const ChunkMeta *chunks)
 {
-	Oid			relid = meta_table_relid("chunk");
 	Size		size = entry_size(stripe->column_count);
 	ChunkCacheKey key;
 	ChunkCacheEntry *entry;
@@ -149,11 +148,14 @@ chunk_cache_put(const StripeMeta *stripe, int group, const ChunkMeta *chunks)
 
 	if (size > CHUNK_CACHE_BYTES)
 		return;
-	if (cache != NULL && relid != chunk_relid)
-		forget_all();
 	if (cache == NULL)
+	{
+		/* looked up first: it may take invalidations, which empty the cache */
+		Oid			relid = meta_table_relid("chunk");
+
 		create_cache();
-	chunk_relid = relid;
+		chunk_relid = relid;
+	}
 
 	while (!dlist_is_empty(&lru) && cached_bytes + size > CHUNK_CACHE_BYTES)
 	{
