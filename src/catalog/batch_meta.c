@@ -133,10 +133,19 @@ batch_meta_list(uint64 storage_id, Snapshot snapshot)
 }
 
 BatchMeta *
-batch_meta_get(uint64 storage_id, uint64 batch_num, Snapshot snapshot)
+batch_meta_get(uint64 storage_id, uint64 batch_num, Snapshot snapshot,
+			   ItemPointer tid)
 {
 	return meta_get_stream("batch", "batch_pkey", storage_id, batch_num,
-						   snapshot, batch_from_tuple);
+						   snapshot, tid, batch_from_tuple);
+}
+
+BatchMeta *
+batch_meta_fetch(uint64 storage_id, uint64 batch_num, Snapshot snapshot,
+				 ItemPointer tid)
+{
+	return meta_fetch_stream("batch", storage_id, batch_num, snapshot, tid,
+							 batch_from_tuple);
 }
 
 void

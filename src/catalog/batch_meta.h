@@ -64,9 +64,16 @@ extern void batch_meta_zone_map(BatchMeta *b);
 /* The batches of a storage that snapshot sees, ordered by batch number. */
 extern List *batch_meta_list(uint64 storage_id, Snapshot snapshot);
 
-/* Batch batch_num of the storage, as snapshot sees it, or NULL. */
+/*
+ * Batch batch_num of the storage, as snapshot sees it, or NULL; the TID of its
+ * metadata row in *tid when tid is not NULL.
+ */
 extern BatchMeta *batch_meta_get(uint64 storage_id, uint64 batch_num,
-								 Snapshot snapshot);
+								 Snapshot snapshot, ItemPointer tid);
+
+/* The same, from the metadata row at tid (meta_fetch_stream). */
+extern BatchMeta *batch_meta_fetch(uint64 storage_id, uint64 batch_num,
+								   Snapshot snapshot, ItemPointer tid);
 
 extern void batch_meta_insert(const BatchMeta *batch);
 

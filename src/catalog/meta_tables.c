@@ -12,6 +12,7 @@
 #include "compat/compat.h"
 
 #include "access/genam.h"
+#include "access/heapam.h"
 #include "access/htup_details.h"
 #include "access/stratnum.h"
 #include "access/table.h"
@@ -20,6 +21,7 @@
 #include "catalog/namespace.h"
 #include "executor/tuptable.h"
 #include "catalog/pg_type.h"
+#include "storage/bufmgr.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/snapmgr.h"
@@ -220,10 +222,13 @@ meta_cid_runs_values(Datum array, int *ncids)
 	return (CidRun *) pairs_values(array, ncids);
 }
 
-/* Rows of storage_id (of stream stream_num unless it is negative). */
+/*
+ * Rows of storage_id (of stream stream_num unless it is negative); the last
+ * one's TID in *tid when tid is not NULL.
+ */
 static List *
 read_rows(const char *table, const char *index, uint64 storage_id,
-		  int64 stream_num, Snapshot snapshot,
+		  int64 stream_num, Snapshot snapshot, ItemPointer tid,
 		  void *(*from_tuple) (HeapTuple tuple, TupleDesc desc))
 {
 	Relation	rel = meta_table_open(table, AccessShareLock);
@@ -239,7 +244,11 @@ read_rows(const char *table, const char *index, uint64 storage_id,
 							  meta_snapshot_for(snapshot),
 							  stream_num < 0 ? 1 : 2, keys);
 	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
 		rows = lappend(rows, from_tuple(tuple, RelationGetDescr(rel)));
+		if (tid != NULL)
+			*tid = tuple->t_self;
+	}
 	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
 	return rows;
@@ -247,15 +256,54 @@ read_rows(const char *table, const char *index, uint64 storage_id,
 
 void *
 meta_get_stream(const char *table, const char *index, uint64 storage_id,
-				uint64 stream_num, Snapshot snapshot,
+				uint64 stream_num, Snapshot snapshot, ItemPointer tid,
 				void *(*from_tuple) (HeapTuple tuple, TupleDesc desc))
 {
 	List	   *rows = read_rows(table, index, storage_id, (int64) stream_num,
-								 snapshot, from_tuple);
+								 snapshot, tid, from_tuple);
 
 	if (list_length(rows) > 1)
 		meta_corrupted(table, storage_id, "a stream has two visible rows");
 	return rows == NIL ? NULL : linitial(rows);
+}
+
+void *
+meta_fetch_stream(const char *table, uint64 storage_id, uint64 stream_num,
+				  Snapshot snapshot, ItemPointer tid,
+				  void *(*from_tuple) (HeapTuple tuple, TupleDesc desc))
+{
+	Relation	rel = meta_table_open(table, AccessShareLock);
+	TupleDesc	desc = RelationGetDescr(rel);
+	HeapTupleData tuple;
+	Buffer		buffer;
+	void	   *result = NULL;
+
+	/*
+	 * heap_fetch reads the block, so one past the end (the table truncated
+	 * by VACUUM since the TID was taken; VACUUM cannot truncate it while we
+	 * hold our lock) must be refused first.  It checks the offset itself.
+	 */
+	if (ItemPointerIsValid(tid) &&
+		ItemPointerGetBlockNumber(tid) < RelationGetNumberOfBlocks(rel))
+	{
+		tuple.t_self = *tid;
+		if (heap_fetch(rel, meta_snapshot_for(snapshot), &tuple, &buffer,
+					   false))
+		{
+			bool		null_storage;
+			bool		null_stream;
+			Datum		s = heap_getattr(&tuple, 1, desc, &null_storage);
+			Datum		n = heap_getattr(&tuple, 2, desc, &null_stream);
+
+			if (!null_storage && !null_stream &&
+				(uint64) DatumGetInt64(s) == storage_id &&
+				(uint64) DatumGetInt64(n) == stream_num)
+				result = from_tuple(&tuple, desc);
+			ReleaseBuffer(buffer);
+		}
+	}
+	table_close(rel, AccessShareLock);
+	return result;
 }
 
 List *
@@ -265,7 +313,7 @@ meta_list_storage(const char *table, const char *index, uint64 storage_id,
 				  list_sort_comparator cmp)
 {
 	List	   *rows = read_rows(table, index, storage_id, -1, snapshot,
-								 from_tuple);
+								 NULL, from_tuple);
 
 	/* the index returns them in order, unless system indexes are ignored */
 	list_sort(rows, cmp);

@@ -10,6 +10,7 @@
 #define STORAGE_ENGINE_META_TABLES_H
 
 #include "access/htup.h"
+#include "storage/itemptr.h"
 #include "access/skey.h"
 #include "storage/lockdefs.h"
 #include "utils/array.h"
@@ -59,12 +60,22 @@ extern List *meta_list_storage(const char *table, const char *index,
 
 /*
  * The row of stream stream_num (key column 2) of storage_id in table that
- * snapshot sees, as from_tuple makes it, or NULL.
+ * snapshot sees, as from_tuple makes it, or NULL; its TID in *tid when tid
+ * is not NULL.
  */
 extern void *meta_get_stream(const char *table, const char *index,
 							 uint64 storage_id, uint64 stream_num,
-							 Snapshot snapshot,
+							 Snapshot snapshot, ItemPointer tid,
 							 void *(*from_tuple) (HeapTuple tuple, TupleDesc desc));
+
+/*
+ * The same row read at tid, without the index: NULL unless the row there is
+ * one snapshot sees and has that key (tid may be stale, or out of range).
+ */
+extern void *meta_fetch_stream(const char *table, uint64 storage_id,
+							   uint64 stream_num, Snapshot snapshot,
+							   ItemPointer tid,
+							   void *(*from_tuple) (HeapTuple tuple, TupleDesc desc));
 
 /*
  * Deletes the rows of engine.<table> whose first column is storage_id and,

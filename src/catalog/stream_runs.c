@@ -35,8 +35,10 @@
 #include "utils/fmgroids.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
+#include "utils/snapmgr.h"
 
 #include "catalog/meta_tables.h"
+#include "catalog/stream_hints.h"
 #include "catalog/stream_runs.h"
 
 enum
@@ -238,10 +240,42 @@ stream_finder_known(StreamFinder *f, List *streams)
 	MemoryContextSwitchTo(old);
 }
 
+/*
+ * Adds the stream a hint gives for rownum when the snapshot sees it and it
+ * holds rownum; its index in the finder, or -1.
+ */
+static int
+find_hinted(StreamFinder *f, uint64 rownum, uint64 *pos)
+{
+	MemoryContext old;
+	ItemPointerData tid;
+	uint64		num;
+	uint64		found_num;
+	StreamLookupEntry entry;
+	void	   *stream;
+
+	/* other snapshots (SnapshotAny) could see two streams holding rownum */
+	if (f->snapshot == NULL || !IsMVCCSnapshot(f->snapshot) ||
+		!stream_hint_find(f->storage_id, rownum, &num, &tid))
+		return -1;
+	old = MemoryContextSwitchTo(f->cxt);
+	stream = f->ops->fetch(f->storage_id, num, f->snapshot, &tid);
+	MemoryContextSwitchTo(old);
+	if (stream == NULL)
+		return -1;
+	f->ops->describe(stream, &found_num, &entry);
+	if (rownum < entry.first || rownum > entry.last ||
+		!row_runs_find(entry.runs, entry.nruns, rownum, pos))
+		return -1;
+	add_stream(f, stream);
+	return f->n - 1;
+}
+
 int
 stream_finder_find(StreamFinder *f, uint64 rownum, uint64 *pos)
 {
 	MemoryContext old;
+	ItemPointerData tid;
 	void	   *stream;
 	uint64		num;
 	int			i;
@@ -256,6 +290,8 @@ stream_finder_find(StreamFinder *f, uint64 rownum, uint64 *pos)
 			row_runs_find(e->runs, e->nruns, rownum, pos))
 			return i;
 	}
+	if ((i = find_hinted(f, rownum, pos)) >= 0)
+		return i;
 	if (f->lookups >= STREAM_FINDER_LOOKUPS_BEFORE_LIST)
 	{
 		list_all(f);
@@ -266,7 +302,8 @@ stream_finder_find(StreamFinder *f, uint64 rownum, uint64 *pos)
 	if (!stream_runs_find(f->storage_id, rownum, f->snapshot, &num))
 		return -1;
 	old = MemoryContextSwitchTo(f->cxt);
-	stream = f->ops->get(f->storage_id, num, f->snapshot);
+	ItemPointerSetInvalid(&tid);
+	stream = f->ops->get(f->storage_id, num, f->snapshot, &tid);
 	MemoryContextSwitchTo(old);
 	if (stream != NULL)
 		add_stream(f, stream);
@@ -281,5 +318,7 @@ stream_finder_find(StreamFinder *f, uint64 rownum, uint64 *pos)
 						   rownum, f->ops->kind, num,
 						   stream == NULL ? "has no metadata row" : "does not hold it"),
 				 errhint("Check the table with %s.", f->ops->verify_function)));
+	stream_hint_add(f->storage_id, num, &tid, f->entries[i].runs,
+					f->entries[i].nruns);
 	return i;
 }

@@ -10,6 +10,7 @@
 #define STORAGE_ENGINE_STREAM_RUNS_H
 
 #include "nodes/pg_list.h"
+#include "storage/itemptr.h"
 #include "utils/relcache.h"
 #include "utils/snapshot.h"
 
@@ -55,8 +56,15 @@ extern bool stream_runs_find(uint64 storage_id, uint64 rownum,
 
 typedef struct StreamFinderOps
 {
-	/* the stream num of the storage that snapshot sees, or NULL */
-	void	   *(*get) (uint64 storage_id, uint64 num, Snapshot snapshot);
+	/*
+	 * the stream num of the storage that snapshot sees, or NULL; the TID of
+	 * its metadata row in *tid
+	 */
+	void	   *(*get) (uint64 storage_id, uint64 num, Snapshot snapshot,
+						ItemPointer tid);
+	/* the same read from the metadata row at tid, or NULL (stream_hints.h) */
+	void	   *(*fetch) (uint64 storage_id, uint64 num, Snapshot snapshot,
+						  ItemPointer tid);
 	/* every stream of the storage that snapshot sees */
 	List	   *(*list) (uint64 storage_id, Snapshot snapshot);
 	/* a stream's number and row numbers */

@@ -148,10 +148,19 @@ stripe_meta_list(uint64 storage_id, Snapshot snapshot)
 }
 
 StripeMeta *
-stripe_meta_get(uint64 storage_id, uint64 stripe_num, Snapshot snapshot)
+stripe_meta_get(uint64 storage_id, uint64 stripe_num, Snapshot snapshot,
+		ItemPointer tid)
 {
 	return meta_get_stream("stripe", "stripe_pkey", storage_id, stripe_num,
-						   snapshot, stripe_from_tuple);
+						   snapshot, tid, stripe_from_tuple);
+}
+
+StripeMeta *
+stripe_meta_fetch(uint64 storage_id, uint64 stripe_num, Snapshot snapshot,
+				  ItemPointer tid)
+{
+	return meta_fetch_stream("stripe", storage_id, stripe_num, snapshot, tid,
+							 stripe_from_tuple);
 }
 
 static void

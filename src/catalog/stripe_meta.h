@@ -61,9 +61,16 @@ typedef struct ChunkMeta
 /* The stripes of a storage that snapshot sees, ordered by stripe number. */
 extern List *stripe_meta_list(uint64 storage_id, Snapshot snapshot);
 
-/* Stripe stripe_num of the storage, as snapshot sees it, or NULL. */
+/*
+ * Stripe stripe_num of the storage, as snapshot sees it, or NULL; the TID of its
+ * metadata row in *tid when tid is not NULL.
+ */
 extern StripeMeta *stripe_meta_get(uint64 storage_id, uint64 stripe_num,
-								   Snapshot snapshot);
+								   Snapshot snapshot, ItemPointer tid);
+
+/* The same, from the metadata row at tid (meta_fetch_stream). */
+extern StripeMeta *stripe_meta_fetch(uint64 storage_id, uint64 stripe_num,
+									 Snapshot snapshot, ItemPointer tid);
 
 /*
  * Chunk metadata of a stripe, as an array indexed

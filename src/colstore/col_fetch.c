@@ -97,9 +97,17 @@ struct ColFetchCursor
 };
 
 static void *
-get_stripe(uint64 storage_id, uint64 num, Snapshot snapshot)
+get_stripe(uint64 storage_id, uint64 num, Snapshot snapshot,
+		   ItemPointer tid)
 {
-	return stripe_meta_get(storage_id, num, snapshot);
+	return stripe_meta_get(storage_id, num, snapshot, tid);
+}
+
+static void *
+fetch_stripe_at(uint64 storage_id, uint64 num, Snapshot snapshot,
+				ItemPointer tid)
+{
+	return stripe_meta_fetch(storage_id, num, snapshot, tid);
 }
 
 static void
@@ -116,6 +124,7 @@ describe_stripe(const void *stream, uint64 *num, StreamLookupEntry *entry)
 
 static const StreamFinderOps stripe_finder_ops = {
 	.get = get_stripe,
+	.fetch = fetch_stripe_at,
 	.list = stripe_meta_list,
 	.describe = describe_stripe,
 	.kind = "stripe",

@@ -68,9 +68,17 @@ set_desc(RowReader *r, TupleDesc desc)
 }
 
 static void *
-get_batch(uint64 storage_id, uint64 num, Snapshot snapshot)
+get_batch(uint64 storage_id, uint64 num, Snapshot snapshot,
+		  ItemPointer tid)
 {
-	return batch_meta_get(storage_id, num, snapshot);
+	return batch_meta_get(storage_id, num, snapshot, tid);
+}
+
+static void *
+fetch_batch_at(uint64 storage_id, uint64 num, Snapshot snapshot,
+			   ItemPointer tid)
+{
+	return batch_meta_fetch(storage_id, num, snapshot, tid);
 }
 
 static void
@@ -87,6 +95,7 @@ describe_batch(const void *stream, uint64 *num, StreamLookupEntry *entry)
 
 static const StreamFinderOps batch_finder_ops = {
 	.get = get_batch,
+	.fetch = fetch_batch_at,
 	.list = batch_meta_list,
 	.describe = describe_batch,
 	.kind = "batch",

@@ -106,5 +106,38 @@ SELECT count(*) AS runs_left FROM engine.row_run
  WHERE storage_id IN (:col_storage, :row_storage);
 
 DROP TABLE rl_col, rl_heap;
+
+-- A backend keeps hints of which stream holds a run of row numbers and
+-- where its metadata row is (catalog/stream_hints.c), and checks each hint
+-- against its snapshot before use.  A row rewritten by VACUUM gets a new
+-- row number and its old stream is deleted: a fetch of the old TID must
+-- find nothing, although this backend's hint still names the old stream.
+CREATE TABLE hint_col (id int, v text) USING colcompress
+	WITH (stripe_row_limit = 1000, chunk_group_row_limit = 1000);
+CREATE TABLE hint_row (id int, v text) USING rowcompress WITH (batch_size = 100);
+INSERT INTO hint_col SELECT g, 'v' || g FROM generate_series(1, 5000) g;
+INSERT INTO hint_row SELECT g, 'v' || g FROM generate_series(1, 1000) g;
+CREATE INDEX ON hint_col (id);
+CREATE INDEX ON hint_row (id);
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SELECT ctid AS col_old_tid FROM hint_col WHERE id = 1995 \gset
+SELECT ctid AS row_old_tid FROM hint_row WHERE id = 195 \gset
+SELECT v AS col_by_old_tid FROM hint_col WHERE ctid = :'col_old_tid';
+SELECT v AS row_by_old_tid FROM hint_row WHERE ctid = :'row_old_tid';
+DELETE FROM hint_col WHERE id BETWEEN 1001 AND 1990;
+DELETE FROM hint_row WHERE id BETWEEN 101 AND 190;
+VACUUM hint_col;
+VACUUM hint_row;
+SELECT ctid <> :'col_old_tid' AS col_moved, v FROM hint_col WHERE id = 1995;
+SELECT ctid <> :'row_old_tid' AS row_moved, v FROM hint_row WHERE id = 195;
+SELECT count(*) AS col_rows_at_old_tid FROM hint_col WHERE ctid = :'col_old_tid';
+SELECT count(*) AS row_rows_at_old_tid FROM hint_row WHERE ctid = :'row_old_tid';
+SELECT count(*) AS col_rows, sum(id) AS col_sum FROM hint_col WHERE id BETWEEN 900 AND 2100;
+SELECT count(*) AS row_rows, sum(id) AS row_sum FROM hint_row WHERE id BETWEEN 90 AND 210;
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+DROP TABLE hint_col, hint_row;
+
 DROP FUNCTION runs_match(regclass);
 DROP FUNCTION same_as_heap(text, text);
