@@ -231,7 +231,8 @@ col_chunk_frames(const ColChunkRef *ref, FrameDirectory *frames)
 	problem = storage_read_frame_directory(ref->rel, ref->stripe->first_block,
 										   c->stored_offset, c->stored_length,
 										   c->value_count, c->raw_length,
-										   ref->strategy, &place, frames);
+										   c->checksum, ref->strategy, &place,
+										   frames);
 	if (problem != NULL)
 		col_chunk_corrupted(ref, problem);
 }

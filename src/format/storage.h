@@ -96,8 +96,11 @@ struct FrameDirectory;
 /*
  * Reads the directory of the framed unit (codec/frames.h) of stored_length
  * bytes at offset of the stream, holding row_count rows and raw_total
- * uncompressed bytes, into dir (arrays in CurrentMemoryContext).  Returns
- * NULL, or what is wrong with it for the caller to report.
+ * uncompressed bytes, with stored bytes of checksum unit_checksum (as its
+ * metadata records it), into dir (arrays in CurrentMemoryContext).  Returns
+ * NULL, or what is wrong with it for the caller to report.  Directories
+ * read are kept for the backend's later calls: this is for fetches by row
+ * number, which read a few frames of many units, not for scans.
  */
 extern const char *storage_read_frame_directory(Relation rel,
 												uint64 first_block,
@@ -105,6 +108,7 @@ extern const char *storage_read_frame_directory(Relation rel,
 												uint64 stored_length,
 												uint32 row_count,
 												uint64 raw_total,
+												uint32 unit_checksum,
 												BufferAccessStrategy strategy,
 												const StreamPlace *place,
 												struct FrameDirectory *dir);

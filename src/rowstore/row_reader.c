@@ -515,7 +515,8 @@ load_frame(RowReader *r, int index, uint32 pos)
 		problem = storage_read_frame_directory(r->rel, b->first_block, 0,
 											   batch_unit_length(b),
 											   (uint32) b->row_count,
-											   b->raw_length, NULL, &place,
+											   b->raw_length, b->checksum,
+											   NULL, &place,
 											   &r->frames);
 		MemoryContextSwitchTo(old);
 		if (problem != NULL)

@@ -1,0 +1,141 @@
+/*-------------------------------------------------------------------------
+ *
+ * lru_cache.c
+ *	  Backend-local caches of immutable metadata (chunk groups' chunk rows,
+ *	  frame directories) that fetches by row number would otherwise read
+ *	  again in every statement.
+ *
+ *	  A hash table by key over entries linked in recency order; a value is
+ *	  one chunk of the cache's context, copied in whole, so that no error
+ *	  can leave an entry half made, and each cache is bounded by the bytes
+ *	  of its values plus a fixed charge per entry for the hash table.  The
+ *	  owner decides what makes a key unique for the backend's life and
+ *	  when to reset.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "lib/ilist.h"
+#include "utils/hsearch.h"
+#include "utils/memutils.h"
+
+#include "format/lru_cache.h"
+
+/* Follows the key in each hash table entry. */
+typedef struct LruEntry
+{
+	dlist_node	node;			/* in recency, most recently used first */
+	void	   *value;
+	Size		size;			/* charged: the value and the entry */
+} LruEntry;
+
+struct LruCache
+{
+	const char *name;
+	MemoryContext cxt;
+	Size		keysize;
+	Size		limit;
+	Size		used;
+	HTAB	   *table;
+	dlist_head	recency;
+};
+
+#define ENTRY_OF(cache, hashentry) \
+	((LruEntry *) ((char *) (hashentry) + MAXALIGN((cache)->keysize)))
+#define HASHENTRY_OF(cache, entry) \
+	((void *) ((char *) (entry) - MAXALIGN((cache)->keysize)))
+
+static void
+make_table(LruCache *cache)
+{
+	HASHCTL		ctl;
+
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.keysize = cache->keysize;
+	ctl.entrysize = MAXALIGN(cache->keysize) + sizeof(LruEntry);
+	ctl.hcxt = cache->cxt;
+	cache->table = hash_create(cache->name, 256, &ctl,
+							   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	dlist_init(&cache->recency);
+	cache->used = 0;
+}
+
+LruCache *
+lru_cache_create(const char *name, Size keysize, Size limit)
+{
+	MemoryContext cxt = AllocSetContextCreate(TopMemoryContext,
+											  "storage_engine cache",
+											  ALLOCSET_DEFAULT_SIZES);
+	LruCache   *cache = MemoryContextAllocZero(cxt, sizeof(LruCache));
+
+	/* name must outlive the cache: callers pass string constants */
+	MemoryContextSetIdentifier(cxt, name);
+
+	cache->name = name;
+	cache->cxt = cxt;
+	cache->keysize = keysize;
+	cache->limit = limit;
+	make_table(cache);
+	return cache;
+}
+
+const void *
+lru_cache_get(LruCache *cache, const void *key)
+{
+	void	   *hashentry = hash_search(cache->table, key, HASH_FIND, NULL);
+	LruEntry   *entry;
+
+	if (hashentry == NULL)
+		return NULL;
+	entry = ENTRY_OF(cache, hashentry);
+	dlist_move_head(&cache->recency, &entry->node);
+	return entry->value;
+}
+
+static void
+drop_entry(LruCache *cache, LruEntry *entry)
+{
+	dlist_delete(&entry->node);
+	cache->used -= entry->size;
+	pfree(entry->value);
+	hash_search(cache->table, HASHENTRY_OF(cache, entry), HASH_REMOVE, NULL);
+}
+
+void
+lru_cache_put(LruCache *cache, const void *key, const void *value, Size size)
+{
+	Size		charge = size + MAXALIGN(cache->keysize) + sizeof(LruEntry);
+	void	   *copy;
+	void	   *hashentry;
+	LruEntry   *entry;
+	bool		found;
+
+	if (charge > cache->limit)
+		return;
+	hashentry = hash_search(cache->table, key, HASH_FIND, NULL);
+	if (hashentry != NULL)
+		drop_entry(cache, ENTRY_OF(cache, hashentry));
+	while (!dlist_is_empty(&cache->recency) &&
+		   cache->used + charge > cache->limit)
+		drop_entry(cache, dlist_container(LruEntry, node,
+										  dlist_tail_node(&cache->recency)));
+
+	/* copied before the entry exists: an out-of-memory error leaves none */
+	copy = MemoryContextAlloc(cache->cxt, Max(size, 1));
+	memcpy(copy, value, size);
+	hashentry = hash_search(cache->table, key, HASH_ENTER, &found);
+	entry = ENTRY_OF(cache, hashentry);
+	entry->value = copy;
+	entry->size = charge;
+	dlist_push_head(&cache->recency, &entry->node);
+	cache->used += charge;
+}
+
+void
+lru_cache_reset(LruCache *cache)
+{
+	while (!dlist_is_empty(&cache->recency))
+		drop_entry(cache, dlist_container(LruEntry, node,
+										  dlist_head_node(&cache->recency)));
+}

@@ -1,0 +1,33 @@
+/*-------------------------------------------------------------------------
+ *
+ * lru_cache.h
+ *	  A backend-local cache of flat values by fixed-size keys, bounded in
+ *	  bytes, dropping the least recently used values (format/lru_cache.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef STORAGE_ENGINE_LRU_CACHE_H
+#define STORAGE_ENGINE_LRU_CACHE_H
+
+typedef struct LruCache LruCache;
+
+/*
+ * A cache of at most limit bytes of values (and their keys' bookkeeping),
+ * in its own context under TopMemoryContext, living as long as the backend.
+ */
+extern LruCache *lru_cache_create(const char *name, Size keysize, Size limit);
+
+/*
+ * The value kept for key (keysize bytes, padding zeroed) or NULL; it stays
+ * valid until the next lru_cache_put or lru_cache_reset of the cache.
+ */
+extern const void *lru_cache_get(LruCache *cache, const void *key);
+
+/* Keeps a copy of the size bytes at value for key, replacing any. */
+extern void lru_cache_put(LruCache *cache, const void *key,
+						  const void *value, Size size);
+
+/* Forgets every value. */
+extern void lru_cache_reset(LruCache *cache);
+
+#endif							/* STORAGE_ENGINE_LRU_CACHE_H */
