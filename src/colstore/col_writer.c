@@ -556,6 +556,9 @@ encode_chunk(ColWriter *w, int a, uint32 start, uint32 end, int encoding,
  */
 #define COL_DICT_MAX_GROWTH		1.05
 
+/* Columns compressing less than this get frames of dictionary samples' size. */
+#define COL_SHORT_FRAME_MAX_RATIO	4.0
+
 /* Encodes the stripe's first chunk of column a into framing. */
 static void
 encode_first_chunk(ColWriter *w, int a, uint32 group_limit, int encoding,
@@ -638,14 +641,30 @@ column_framing(ColWriter *w, int a, uint32 group_limit, int encoding,
 	encode_first_chunk(w, a, group_limit, encoding, codec, &framing);
 	encode_first_chunk(w, a, group_limit, encoding, codec, &candidate);
 	dict_share = (double) dictlen * Min(group_limit, w->nrows) / w->nrows;
-	if (frames_dict_pays(candidate.first_chunk->len + dict_share,
-						 framing.first_chunk->len, COL_DICT_MAX_GROWTH))
+	if (!frames_dict_pays(candidate.first_chunk->len + dict_share,
+						  framing.first_chunk->len, COL_DICT_MAX_GROWTH))
+		return framing;
+	*offset = stream->len;
+	frames_dict_write(stream, dict, (uint32) dictlen);
+
+	/*
+	 * Entropy-bound data (hashes, random numbers, prices) costs about the
+	 * same to decode per byte in any frame, so its frames can be as short as
+	 * the frames a dictionary is trained on without slowing scans, and a
+	 * fetch decodes a quarter as much.  Data that compresses well decodes
+	 * mostly by copying matches, where shorter frames only add set-up.
+	 */
+	if ((double) candidate.first_raw_length <
+		COL_SHORT_FRAME_MAX_RATIO * candidate.first_chunk->len)
 	{
-		*offset = stream->len;
-		frames_dict_write(stream, dict, (uint32) dictlen);
-		return candidate;
+		ColumnFraming shorter = {loaded, FRAMES_DICT_SAMPLE_FRAME_BYTES, NULL, 0};
+
+		encode_first_chunk(w, a, group_limit, encoding, codec, &shorter);
+		if (frames_dict_pays(shorter.first_chunk->len + dict_share,
+							 framing.first_chunk->len, COL_DICT_MAX_GROWTH))
+			return shorter;
 	}
-	return framing;
+	return candidate;
 }
 
 /*
