@@ -47,7 +47,9 @@
  * a row then decodes a quarter as much.  A column's not shorter than 16 kB:
  * every scan decodes every frame, and decompressing a column in 4 kB frames
  * took 80% longer than in 64 kB frames, in 16 kB frames 23% longer (a
- * rowcompress batch's frames, whole rows, end at 8 kB: row_writer.c).  A
+ * rowcompress batch's frames, whole rows, end at 8 kB: row_writer.c).  The
+ * exception is entropy-bound data, which decodes as fast in 4 kB frames
+ * (col_writer.c, COL_SHORT_FRAME_MAX_RATIO).  A
  * writer tries
  * them on part of its data against long frames without a dictionary and
  * keeps them when frames_dict_pays; otherwise long frames and no
