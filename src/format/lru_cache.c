@@ -1,16 +1,17 @@
 /*-------------------------------------------------------------------------
  *
  * lru_cache.c
- *	  Backend-local caches of immutable metadata (chunk groups' chunk rows,
- *	  frame directories) that fetches by row number would otherwise read
- *	  again in every statement.
+ *	  Backend-local caches of immutable things read from disk that fetches
+ *	  by row number would otherwise read again in every statement.
  *
  *	  A hash table by key over entries linked in recency order; a value is
  *	  one chunk of the cache's context, copied in whole, so that no error
  *	  can leave an entry half made, and each cache is bounded by the bytes
  *	  of its values plus a fixed charge per entry for the hash table.  The
  *	  owner decides what makes a key unique for the backend's life and
- *	  when to reset.
+ *	  when to reset.  Used for chunk groups' chunk metadata
+ *	  (catalog/chunk_cache.c), frame directories (storage.c) and loaded
+ *	  compression dictionaries (stream_dict.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -102,7 +103,7 @@ drop_entry(LruCache *cache, LruEntry *entry)
 	hash_search(cache->table, HASHENTRY_OF(cache, entry), HASH_REMOVE, NULL);
 }
 
-void
+void *
 lru_cache_put(LruCache *cache, const void *key, const void *value, Size size)
 {
 	Size		charge = size + MAXALIGN(cache->keysize) + sizeof(LruEntry);
@@ -111,25 +112,39 @@ lru_cache_put(LruCache *cache, const void *key, const void *value, Size size)
 	LruEntry   *entry;
 	bool		found;
 
-	if (charge > cache->limit)
-		return;
-	hashentry = hash_search(cache->table, key, HASH_FIND, NULL);
-	if (hashentry != NULL)
-		drop_entry(cache, ENTRY_OF(cache, hashentry));
+	lru_cache_remove(cache, key);
 	while (!dlist_is_empty(&cache->recency) &&
 		   cache->used + charge > cache->limit)
 		drop_entry(cache, dlist_container(LruEntry, node,
 										  dlist_tail_node(&cache->recency)));
 
-	/* copied before the entry exists: an out-of-memory error leaves none */
-	copy = MemoryContextAlloc(cache->cxt, Max(size, 1));
-	memcpy(copy, value, size);
+	/* copied before the entry exists: an error leaves none half made */
+	copy = value == NULL ? MemoryContextAllocZero(cache->cxt, Max(size, 1)) :
+		MemoryContextAlloc(cache->cxt, Max(size, 1));
+	if (value != NULL)
+		memcpy(copy, value, size);
 	hashentry = hash_search(cache->table, key, HASH_ENTER, &found);
 	entry = ENTRY_OF(cache, hashentry);
 	entry->value = copy;
 	entry->size = charge;
 	dlist_push_head(&cache->recency, &entry->node);
 	cache->used += charge;
+	return copy;
+}
+
+void
+lru_cache_remove(LruCache *cache, const void *key)
+{
+	void	   *hashentry = hash_search(cache->table, key, HASH_FIND, NULL);
+
+	if (hashentry != NULL)
+		drop_entry(cache, ENTRY_OF(cache, hashentry));
+}
+
+void
+lru_cache_set_limit(LruCache *cache, Size limit)
+{
+	cache->limit = limit;
 }
 
 void

@@ -23,9 +23,21 @@ extern LruCache *lru_cache_create(const char *name, Size keysize, Size limit);
  */
 extern const void *lru_cache_get(LruCache *cache, const void *key);
 
-/* Keeps a copy of the size bytes at value for key, replacing any. */
-extern void lru_cache_put(LruCache *cache, const void *key,
-						  const void *value, Size size);
+/*
+ * Keeps a copy of the size bytes at value (or, with value NULL, size bytes
+ * zeroed) for key, replacing any, and returns the copy: the caller may
+ * finish it in place.  Less recently used values are dropped to make room;
+ * the new one is kept even when it alone exceeds the limit, until the next
+ * put, so that what a caller was just given stays valid.
+ */
+extern void *lru_cache_put(LruCache *cache, const void *key,
+						   const void *value, Size size);
+
+/* Forgets key's value, if any. */
+extern void lru_cache_remove(LruCache *cache, const void *key);
+
+/* Changes the limit, effective at the next put. */
+extern void lru_cache_set_limit(LruCache *cache, Size limit);
 
 /* Forgets every value. */
 extern void lru_cache_reset(LruCache *cache);
