@@ -23,6 +23,7 @@ bool		storage_engine_enable_bitmap_projection = true;
 bool		storage_engine_enable_index_projection = true;
 bool		storage_engine_enable_vectorized_aggregation = true;
 bool		storage_engine_enable_vectorized_filter = true;
+bool		storage_engine_enable_dictionary_encoding = true;
 double		storage_engine_vacuum_rewrite_threshold = 0.1;
 int			storage_engine_dictionary_cache_size = 16384;
 
@@ -68,6 +69,11 @@ guc_define(void)
 							 "Evaluate filter clauses of colcompress scans on whole chunk groups.",
 							 "Comparisons of integer, date and timestamp columns with values, LIKE 'prefix%', IS [NOT] NULL and leakproof comparisons run on the decoded column arrays; rows are built only for the rows that pass.",
 							 &storage_engine_enable_vectorized_filter, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("storage_engine.enable_dictionary_encoding",
+							 "Write colcompress chunks of few distinct values dictionary-encoded.",
+							 "A chunk of a variable-length column holding at most 256 distinct values is written as each frame's distinct values and a code of up to 8 bits per row.  Chunks already written are read either way.",
+							 &storage_engine_enable_dictionary_encoding, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomRealVariable("storage_engine.vacuum_rewrite_threshold",
 							 "Fraction of deleted rows at which VACUUM rewrites a stripe or batch.",

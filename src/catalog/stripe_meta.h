@@ -47,7 +47,7 @@ typedef struct StripeMeta
 typedef struct ChunkMeta
 {
 	int16		codec;
-	int16		encoding;		/* CHUNK_ENCODING_*, codec/delta.h */
+	int16		encoding;		/* CHUNK_ENCODING_*, codec/value_encoding.h */
 	uint64		stored_offset;
 	uint32		stored_length;
 	uint32		raw_length;

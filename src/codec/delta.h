@@ -16,10 +16,6 @@
 
 #include "c.h"
 
-/* Encodings recorded per chunk (engine.chunk.encoding). */
-#define CHUNK_ENCODING_PLAIN	0
-#define CHUNK_ENCODING_DELTA	1
-
 /* width is 2, 4 or 8; n values at buf (unaligned) are replaced in place. */
 extern void delta_encode(char *buf, uint32 n, int width);
 extern void delta_decode(char *buf, uint32 n, int width);

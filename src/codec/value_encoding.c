@@ -154,11 +154,9 @@ append_by_reference(StringInfo buf, Size base, const ValueTypeInfo *type,
 	}
 }
 
-void
-value_encode(StringInfo buf, const ValueTypeInfo *type,
-			 const Datum *values, const bool *isnull, uint32 count)
+uint32
+value_encode_header(StringInfo buf, const bool *isnull, uint32 count)
 {
-	Size		base = buf->len;
 	uint32		null_count = 0;
 	uint32		i;
 
@@ -180,6 +178,17 @@ value_encode(StringInfo buf, const ValueTypeInfo *type,
 				bitmap[i / 8] |= (uint8) (1 << (i % 8));
 		buf->len += nbytes;
 	}
+	return null_count;
+}
+
+void
+value_encode(StringInfo buf, const ValueTypeInfo *type,
+			 const Datum *values, const bool *isnull, uint32 count)
+{
+	Size		base = buf->len;
+	uint32		null_count = value_encode_header(buf, isnull, count);
+	uint32		i;
+
 	if (type->typbyval)
 		append_by_value(buf, type->typlen, values, isnull, count,
 						count - null_count);
@@ -253,9 +262,9 @@ decode_by_value(const char *data, Size len, int16 typlen, uint32 count,
  * The header of a chunk of expected_count rows: sets *null_count, *bitmap
  * (NULL without NULLs) and *off, where the values start.
  */
-static const char *
-decode_header(const char *raw, uint32 rawlen, uint32 expected_count,
-			  uint32 *null_count, const uint8 **bitmap, Size *off)
+const char *
+value_decode_header(const char *raw, uint32 rawlen, uint32 expected_count,
+					uint32 *null_count, const uint8 **bitmap, Size *off)
 {
 	uint32		count;
 
@@ -367,8 +376,8 @@ value_decode(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 	uint32		i;
 	const char *problem;
 
-	problem = decode_header(raw, rawlen, expected_count, &null_count, &bitmap,
-							&off);
+	problem = value_decode_header(raw, rawlen, expected_count, &null_count,
+								  &bitmap, &off);
 	if (problem != NULL)
 		return problem;
 	if (type->typbyval)
@@ -398,8 +407,8 @@ value_decode(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 }
 
 /* Rows with a value (a set bit in bitmap) among rows [from, to). */
-static uint32
-present_between(const uint8 *bitmap, uint32 from, uint32 to)
+uint32
+value_present_between(const uint8 *bitmap, uint32 from, uint32 to)
 {
 	uint32		n = 0;
 
@@ -437,8 +446,8 @@ value_decode_row(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 	uint32		i;
 	const char *problem;
 
-	problem = decode_header(raw, rawlen, expected_count, &null_count, &bitmap,
-							&values_start);
+	problem = value_decode_header(raw, rawlen, expected_count, &null_count,
+								  &bitmap, &values_start);
 	if (problem != NULL)
 		return problem;
 	if (row >= expected_count)
@@ -456,7 +465,7 @@ value_decode_row(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 	}
 	/* values stored before row: one per non-NULL row before it */
 	present = walked + (bitmap == NULL ? row - from :
-						present_between(bitmap, from, row));
+						value_present_between(bitmap, from, row));
 	if (present >= expected_count - null_count)
 		return "null bitmap disagrees with the null count";
 

@@ -41,6 +41,16 @@ typedef struct ValueTypeInfo
 #define VALUE_CHUNK_HEADER_SIZE (2 * sizeof(uint32))
 
 /*
+ * How a chunk's frames lay out their rows (engine.chunk.encoding; on disk,
+ * never renumber): this layout, this layout with values replaced by their
+ * differences (codec/delta.h), or a dictionary and codes
+ * (codec/dict_encoding.h).
+ */
+#define CHUNK_ENCODING_PLAIN	0
+#define CHUNK_ENCODING_DELTA	1
+#define CHUNK_ENCODING_DICT		2
+
+/*
  * Appends the chunk of count rows to buf (which must start MAXALIGNed in
  * memory for the alignment rules to hold).  Varlena values must already
  * be detoasted (short headers allowed).
@@ -48,6 +58,13 @@ typedef struct ValueTypeInfo
 extern void value_encode(StringInfo buf, const ValueTypeInfo *type,
 						 const Datum *values, const bool *isnull,
 						 uint32 count);
+
+/*
+ * Appends only the header (count, NULL count, bitmap) of such a chunk;
+ * returns the NULL count.  For layouts that share it (dict_encoding.h).
+ */
+extern uint32 value_encode_header(StringInfo buf, const bool *isnull,
+								  uint32 count);
 
 /*
  * Decodes a chunk of exactly expected_count rows from raw[0 .. rawlen).
@@ -85,6 +102,21 @@ extern const char *value_decode_row(const char *raw, uint32 rawlen,
 									uint32 expected_count, uint32 row,
 									ValueWalk *walk,
 									Datum *value, bool *isnull);
+
+/*
+ * Checks the header of a chunk of expected_count rows in raw[0 .. rawlen):
+ * sets *null_count, *bitmap (NULL without NULLs) and *values_start.
+ * Returns NULL, or what is wrong.
+ */
+extern const char *value_decode_header(const char *raw, uint32 rawlen,
+									   uint32 expected_count,
+									   uint32 *null_count,
+									   const uint8 **bitmap,
+									   Size *values_start);
+
+/* Rows with a value (a set bit in bitmap) among rows [from, to). */
+extern uint32 value_present_between(const uint8 *bitmap, uint32 from,
+									uint32 to);
 
 /* Offset of the values in a chunk of count rows with null_count NULLs. */
 static inline Size

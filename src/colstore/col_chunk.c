@@ -4,7 +4,8 @@
  *	  Decoding one column chunk: its metadata checked against its stripe,
  *	  its frame directory (codec/frames.h) checked against the chunk, then
  *	  each frame decompressed, delta-decoded and its values decoded
- *	  (codec/value_encoding.h).
+ *	  (codec/value_encoding.h, or codec/dict_encoding.h for a
+ *	  dictionary-encoded chunk).
  *
  *	  A scan reads the whole chunk and checks its CRC-32C once; a fetch by
  *	  TID reads the directory and one frame, and checks that frame's CRC.
@@ -22,6 +23,7 @@
 
 #include "codec/codec.h"
 #include "codec/delta.h"
+#include "codec/dict_encoding.h"
 #include "codec/value_encoding.h"
 #include "colstore/col_chunk.h"
 #include "format/storage.h"
@@ -148,7 +150,8 @@ frame_raw(const ColChunkRef *ref, const Codec *codec, const CodecDict *dict,
 			col_chunk_corrupted(ref, "delta-encoded frame has an impossible layout");
 		delta_decode(raw + start, nrows - null_count, attr->attlen);
 	}
-	else if (ref->chunk->encoding != CHUNK_ENCODING_PLAIN)
+	else if (ref->chunk->encoding != CHUNK_ENCODING_PLAIN &&
+			 ref->chunk->encoding != CHUNK_ENCODING_DICT)
 		col_chunk_corrupted(ref, "unknown encoding");
 }
 
@@ -278,8 +281,9 @@ col_chunk_decode_values(const ColChunkRef *ref, const char *raw,
 						bool *isnull)
 {
 	ValueTypeInfo type = value_type(ref);
-	const char *problem = value_decode(raw, rawlen, &type, nrows, values,
-									   isnull);
+	const char *problem = ref->chunk->encoding == CHUNK_ENCODING_DICT ?
+		dict_decode(raw, rawlen, &type, nrows, values, isnull) :
+		value_decode(raw, rawlen, &type, nrows, values, isnull);
 
 	if (problem != NULL)
 		col_chunk_corrupted(ref, problem);
@@ -291,8 +295,9 @@ col_chunk_decode_value(const ColChunkRef *ref, const char *raw,
 					   ValueWalk *walk, Datum *value, bool *isnull)
 {
 	ValueTypeInfo type = value_type(ref);
-	const char *problem = value_decode_row(raw, rawlen, &type, nrows, row,
-										   walk, value, isnull);
+	const char *problem = ref->chunk->encoding == CHUNK_ENCODING_DICT ?
+		dict_decode_row(raw, rawlen, &type, nrows, row, value, isnull) :
+		value_decode_row(raw, rawlen, &type, nrows, row, walk, value, isnull);
 
 	if (problem != NULL)
 		col_chunk_corrupted(ref, problem);

@@ -45,6 +45,7 @@
 #include "catalog/zone_map.h"
 #include "codec/codec.h"
 #include "codec/delta.h"
+#include "codec/dict_encoding.h"
 #include "codec/frames.h"
 #include "codec/value_encoding.h"
 #include "colstore/col_writer.h"
@@ -53,6 +54,7 @@
 #include "format/row_runs.h"
 #include "format/storage.h"
 #include "format/storage_am.h"
+#include "guc.h"
 
 /* Byte budget of one writer's buffered values. */
 #define WRITER_BYTE_LIMIT	((Size) 256 * 1024 * 1024)
@@ -486,6 +488,14 @@ encode_frame(ColWriter *w, int a, uint32 first, uint32 last, uint32 nulls,
 	ValueTypeInfo type = {attr->attlen, attr->attbyval, attr->attalign};
 	int			start = raw->len;
 
+	if (encoding == CHUNK_ENCODING_DICT)
+	{
+		/* the chunk was counted: a frame of it cannot have more values */
+		if (!dict_encode(raw, &type, w->values[a] + first,
+						 w->isnull[a] + first, last - first))
+			elog(ERROR, "frame of a dictionary-encoded chunk has too many distinct values");
+		return;
+	}
 	value_encode(raw, &type, w->values[a] + first, w->isnull[a] + first,
 				 last - first);
 	if (encoding == CHUNK_ENCODING_DELTA)
@@ -665,6 +675,23 @@ column_framing(ColWriter *w, int a, uint32 group_limit, int encoding,
 			return shorter;
 	}
 	return candidate;
+}
+
+/*
+ * Whether rows [start, end) of column a are to be dictionary-encoded: a
+ * variable-length column (text, arrays, numeric, jsonb) holding at most
+ * DICT_MAX_ENTRIES distinct values there.
+ */
+static bool
+dict_chunk(ColWriter *w, int a, uint32 start, uint32 end)
+{
+	Form_pg_attribute attr = TupleDescAttr(w->tupdesc, a);
+	ValueTypeInfo type = {attr->attlen, attr->attbyval, attr->attalign};
+
+	return storage_engine_enable_dictionary_encoding &&
+		attr->attlen == -1 && !attr->attbyval &&
+		dict_count_distinct(&type, w->values[a] + start, w->isnull[a] + start,
+							end - start, DICT_MAX_ENTRIES) <= DICT_MAX_ENTRIES;
 }
 
 /*
@@ -851,8 +878,13 @@ col_writer_flush(ColWriter *w, Relation rel)
 	for (a = 0; a < natts; a++)
 	{
 		CHECK_FOR_INTERRUPTS();
-		encodings[a] = delta_eligible(TupleDescAttr(w->tupdesc, a)) ?
-			CHUNK_ENCODING_DELTA : CHUNK_ENCODING_PLAIN;
+		/* the first chunk group decides; dictionary chunks are checked each */
+		if (delta_eligible(TupleDescAttr(w->tupdesc, a)))
+			encodings[a] = CHUNK_ENCODING_DELTA;
+		else if (dict_chunk(w, a, 0, Min(group_limit, w->nrows)))
+			encodings[a] = CHUNK_ENCODING_DICT;
+		else
+			encodings[a] = CHUNK_ENCODING_PLAIN;
 		framings[a] = column_framing(w, a, group_limit, encodings[a], codec,
 									 &stream, &stripe.attr_dict_offset[a]);
 	}
@@ -877,6 +909,9 @@ col_writer_flush(ColWriter *w, Relation rel)
 			for (r = start; r < end; r++)
 				c->null_count += w->isnull[a][r] ? 1 : 0;
 			c->encoding = encodings[a];
+			if (c->encoding == CHUNK_ENCODING_DICT && g > 0 &&
+				!dict_chunk(w, a, start, end))
+				c->encoding = CHUNK_ENCODING_PLAIN;
 			c->codec = codec->id;
 			if (g == 0 && framings[a].first_chunk != NULL)
 			{

@@ -77,6 +77,7 @@
 
 #include "codec/codec.h"
 /* Datum and the varlena macros: postgres.h is FRONTEND-safe. */
+#include "codec/dict_encoding.h"
 #include "codec/frames.h"
 #include "vector/agg_distinct.h"
 #include "vector/numeric_scaled.h"
@@ -3051,6 +3052,165 @@ fuzz_distinct_merge(const uint8 *data, size_t len)
 	pfree(own);
 }
 
+/*
+ * dict.decode.  Input layout: shape (one of the by-reference shapes
+ * chunk.decode builds), fixed-length selector, 24 bits of row count
+ * selector, null pattern and its argument, pool size, mutation count,
+ * five bytes per mutation, then the bytes the values are made of.
+ *
+ * Rows are drawn from a pool of up to 300 values, so frames of 0 to 256
+ * distinct values and frames the encoder must refuse both occur.
+ * dict_encode must accept exactly the frames dict_count_distinct counts at
+ * most DICT_MAX_ENTRIES values in, leaving the buffer untouched otherwise;
+ * an encoded frame must decode, whole and row by row, to the rows, and be
+ * refused one byte shorter or longer.  Then a mutant of it is decoded in
+ * guarded buffers: no crash, no access outside them, and when accepted,
+ * every row decoded alone as in the whole decode.
+ */
+static const char *
+dict_guarded_decode(const ValueTypeInfo *t, const uint8 *src, size_t srclen,
+					uint32 expected, FuzzRng *rng)
+{
+	uint8	   *raw = fuzz_place_copy_maxaligned(&gb_src, src, srclen, rng_below(rng, 2));
+	Datum	   *values = (Datum *) fuzz_place(&gb_dst, (size_t) expected * sizeof(Datum),
+											  rng_below(rng, 2));
+	bool	   *isnull = (bool *) fuzz_place(&gb_dst2, expected, rng_below(rng, 2));
+	const char *err;
+	uint32		row;
+
+	if (expected > 0)
+	{
+		memset(values, 0xA5, (size_t) expected * sizeof(Datum));
+		memset(isnull, 0xA5, expected);
+	}
+	err = dict_decode((const char *) raw, (uint32) srclen, t, expected, values,
+					  isnull);
+	for (row = 0; row < expected; row++)
+	{
+		Datum		v;
+		bool		n;
+		const char *rerr = dict_decode_row((const char *) raw, (uint32) srclen,
+										   t, expected, row, &v, &n);
+
+		if (err == NULL)
+		{
+			FUZZ_CHECK(rerr == NULL, "dict_decode accepted the frame, dict_decode_row refused row %u: %s",
+					   row, rerr);
+			FUZZ_CHECK(n == isnull[row] && (n || v == values[row]),
+					   "dict_decode_row disagrees with dict_decode on row %u", row);
+		}
+		else if (rerr != NULL && rng_below(rng, 4) == 0)
+			break;
+	}
+	fuzz_check_aligned_gap(&gb_src, srclen, "frame");
+	fuzz_check_canaries(&gb_src, "frame");
+	fuzz_check_canaries(&gb_dst, "values");
+	fuzz_check_canaries(&gb_dst2, "isnull");
+	FUZZ_CHECK(srclen == 0 || memcmp(raw, src, srclen) == 0,
+			   "dict_decode modified its input");
+	return err;
+}
+
+static void
+fuzz_dict_decode(const uint8 *data, size_t len)
+{
+	FuzzReader	r = {data, len};
+	FuzzRng		rng;
+	/* the by-reference shapes chunk.decode builds: fixed, varlena, cstring */
+	const ChunkShape *shape = &chunk_shapes[4 + rd_u8(&r) % (CHUNK_BUILD_SHAPES - 4)];
+	ValueTypeInfo t = chunk_type(shape, rd_u8(&r));
+	uint32		rowsel = rd_u8(&r);
+	uint32		nullmode;
+	uint32		nullarg;
+	uint32		pool;
+	int			nmut;
+	FuzzReader	mut;
+	Datum		poolv[300];
+	uint32		npool = 0;
+	uint32		count;
+	uint32		distinct;
+	StringInfoData buf;
+	bool		encoded;
+	const char *err;
+	size_t		enclen;
+	size_t		mlen;
+	uint32		i;
+
+	rowsel |= rd_u16(&r) << 8;
+	nullmode = rd_u8(&r);
+	nullarg = rd_u8(&r);
+	pool = rd_u16(&r) % lengthof(poolv) + 1;
+	nmut = (int) (rd_u8(&r) % 9);
+	mut = r;
+	r.p += Min(r.left, (size_t) nmut * 5);
+	r.left -= Min(r.left, (size_t) nmut * 5);
+	mut.left = Min(mut.left, (size_t) nmut * 5);
+	rng_seed_from(&rng, data, len);
+
+	chunk_arena_used = 0;
+	for (i = 0; i < pool; i++)
+		if (chunk_make_value(&t, &r, &rng, &poolv[npool]))
+			npool++;
+	count = chunk_pick_rows(rowsel);
+	for (i = 0; i < count; i++)
+	{
+		chunk_orig_isnull[i] = npool == 0 ||
+			chunk_row_null(nullmode, nullarg, i, &rng);
+		chunk_orig_values[i] = chunk_orig_isnull[i] ? (Datum) 0 :
+			poolv[rng_below(&rng, npool)];
+	}
+
+	initStringInfo(&buf);
+	encoded = dict_encode(&buf, &t, chunk_orig_values, chunk_orig_isnull, count);
+	distinct = dict_count_distinct(&t, chunk_orig_values, chunk_orig_isnull,
+								   count, DICT_MAX_ENTRIES);
+	FUZZ_CHECK(encoded == (distinct <= DICT_MAX_ENTRIES),
+			   "%s: dict_encode %s %u distinct values", shape->name,
+			   encoded ? "accepted" : "refused", distinct);
+	if (!encoded)
+	{
+		FUZZ_CHECK(buf.len == 0, "%s: refused dict_encode left bytes behind", shape->name);
+		pfree(buf.data);
+		return;
+	}
+	enclen = buf.len;
+	FUZZ_CHECK(enclen <= FUZZ_MAX_COMP, "frame of %zu bytes is too big for the harness", enclen);
+	memcpy(scratch_comp, buf.data, enclen);
+	pfree(buf.data);
+
+	/* The round trip, whole and row by row. */
+	err = dict_guarded_decode(&t, scratch_comp, enclen, count, &rng);
+	FUZZ_CHECK(err == NULL, "%s: valid frame of %u rows, %u distinct, refused: %s",
+			   shape->name, count, distinct, err);
+	for (i = 0; i < count; i++)
+	{
+		bool		isnull = ((const bool *) gb_dst2.ptr)[i];
+		Datum		v = ((const Datum *) gb_dst.ptr)[i];
+
+		FUZZ_CHECK(isnull == chunk_orig_isnull[i], "%s: row %u: NULL flag lost", shape->name, i);
+		FUZZ_CHECK(isnull || chunk_values_equal(&t, v, chunk_orig_values[i]),
+				   "%s: row %u: value changed in the round trip", shape->name, i);
+	}
+	err = dict_guarded_decode(&t, scratch_comp, enclen - 1, count, &rng);
+	FUZZ_CHECK(err != NULL, "%s: frame accepted without its last byte", shape->name);
+	memcpy(scratch_ext, scratch_comp, enclen);
+	scratch_ext[enclen] = (uint8) rng_next(&rng);
+	err = dict_guarded_decode(&t, scratch_ext, enclen + 1, count, &rng);
+	FUZZ_CHECK(err != NULL, "%s: frame accepted with a byte appended", shape->name);
+	stat_roundtrips++;
+
+	if (nmut == 0)
+		return;
+	memcpy(scratch_mut, scratch_comp, enclen);
+	mlen = enclen;
+	fuzz_mutate(&mut, nmut, scratch_mut, &mlen, scratch_comp, enclen,
+				chunk_arena, chunk_arena_used);
+	stat_mutants++;
+	if (dict_guarded_decode(&t, scratch_mut, mlen, count, &rng) == NULL &&
+		(mlen != enclen || memcmp(scratch_mut, scratch_comp, enclen) != 0))
+		stat_mutants_accepted++;
+}
+
 static const FuzzTarget fuzz_targets[] = {
 	{"none.roundtrip", fuzz_none_roundtrip, fuzz_none_enabled},
 	{"none.decode", fuzz_none_decode, fuzz_none_enabled},
@@ -3068,6 +3228,7 @@ static const FuzzTarget fuzz_targets[] = {
 	{"frames.decode", fuzz_frames_decode, NULL},
 	{"numeric.scaled", fuzz_numeric_scaled, NULL},
 	{"distinct.merge", fuzz_distinct_merge, NULL},
+	{"dict.decode", fuzz_dict_decode, NULL},
 };
 
 #define FUZZ_TARGET_COUNT lengthof(fuzz_targets)
