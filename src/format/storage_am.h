@@ -152,9 +152,10 @@ extern void storage_retire_stream(const StorageAm *am, uint64 storage_id,
  * below_stream whose deleted rows reach deleted_fraction of its rows (every
  * such stream when deleted_fraction < 0) into new streams, adds their index
  * entries, and retires the old streams (catalog/free_space.h), at most
- * max_streams of them (-1: no limit), in the current transaction.  The
- * caller holds ShareUpdateExclusiveLock and the rewrite lock.  Returns how
- * many streams it rewrote.
+ * max_streams of them (-1: no limit, and then also every stream holding
+ * fewer rows than the fullest of those, to fill new streams together), in
+ * the current transaction.  The caller holds ShareUpdateExclusiveLock and
+ * the rewrite lock.  Returns how many streams it rewrote.
  */
 extern int	storage_rewrite_streams(const StorageAm *am, Relation rel,
 									double deleted_fraction,

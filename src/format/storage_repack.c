@@ -157,6 +157,15 @@ rewrite(const StorageAm *am, Relation rel, ChooseFn choose, void *arg,
 	return n;
 }
 
+static int
+cmp_by_stream(const ListCell *a, const ListCell *b)
+{
+	uint64		x = ((StreamInfo *) lfirst(a))->stream_num;
+	uint64		y = ((StreamInfo *) lfirst(b))->stream_num;
+
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
 typedef struct ByDeletes
 {
 	double		deleted_fraction;
@@ -190,6 +199,31 @@ choose_by_deletes(List *streams, uint64 storage_id, Snapshot snapshot,
 		}
 		chosen = lappend(chosen, s);
 	}
+
+	/*
+	 * A rewrite without a limit (VACUUM's) takes along the streams holding
+	 * fewer rows than the fullest one it rewrites, to fill new streams
+	 * together.  Left alone, such a stream at the end of the relation (an
+	 * UPDATE's rows) keeps the space the rewrite freed before it from ever
+	 * being truncated when it does not fit in it: 10% of the table after
+	 * an UPDATE of every tenth row.
+	 */
+	if (chosen != NIL && b->max_streams < 0)
+	{
+		uint64		fullest = 0;
+
+		foreach(lc, chosen)
+			fullest = Max(fullest, ((StreamInfo *) lfirst(lc))->row_count);
+		foreach(lc, streams)
+		{
+			StreamInfo *s = lfirst(lc);
+
+			if (s->stream_num < b->below_stream && s->row_count < fullest &&
+				!list_member_ptr(chosen, s))
+				chosen = lappend(chosen, s);
+		}
+		list_sort(chosen, cmp_by_stream);
+	}
 	return chosen;
 }
 
@@ -210,15 +244,6 @@ cmp_by_block_desc(const ListCell *a, const ListCell *b)
 	uint64		y = ((StreamInfo *) lfirst(b))->first_block;
 
 	return x > y ? -1 : x < y ? 1 : 0;
-}
-
-static int
-cmp_by_stream(const ListCell *a, const ListCell *b)
-{
-	uint64		x = ((StreamInfo *) lfirst(a))->stream_num;
-	uint64		y = ((StreamInfo *) lfirst(b))->stream_num;
-
-	return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /*
