@@ -24,6 +24,7 @@ bool		storage_engine_enable_index_projection = true;
 bool		storage_engine_enable_vectorized_aggregation = true;
 bool		storage_engine_enable_vectorized_filter = true;
 bool		storage_engine_enable_dictionary_encoding = true;
+bool		storage_engine_enable_packed_encoding = true;
 double		storage_engine_vacuum_rewrite_threshold = 0.1;
 int			storage_engine_dictionary_cache_size = 16384;
 
@@ -74,6 +75,11 @@ guc_define(void)
 							 "Write colcompress chunks of few distinct values dictionary-encoded.",
 							 "A chunk of a variable-length column holding at most 256 distinct values is written as each frame's distinct values and a code of up to 8 bits per row.  Chunks already written are read either way.",
 							 &storage_engine_enable_dictionary_encoding, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("storage_engine.enable_packed_encoding",
+							 "Write colcompress chunks of integer-like columns as packed integers.",
+							 "Each frame of an integer, date, time or timestamp column is written as a line and a fixed number of bits per row, so a fetch by TID reads its value by arithmetic, unless its differences compress to much less; off, such chunks are always written as differences.  Chunks already written are read either way.",
+							 &storage_engine_enable_packed_encoding, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomRealVariable("storage_engine.vacuum_rewrite_threshold",
 							 "Fraction of deleted rows at which VACUUM rewrites a stripe or batch.",

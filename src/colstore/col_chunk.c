@@ -3,9 +3,9 @@
  * col_chunk.c
  *	  Decoding one column chunk: its metadata checked against its stripe,
  *	  its frame directory (codec/frames.h) checked against the chunk, then
- *	  each frame decompressed, delta-decoded and its values decoded
- *	  (codec/value_encoding.h, or codec/dict_encoding.h for a
- *	  dictionary-encoded chunk).
+ *	  each frame decompressed, delta-decoded when the chunk is, and its
+ *	  values decoded (codec/value_encoding.h, codec/dict_encoding.h or
+ *	  codec/packed_encoding.h, as the chunk's encoding says).
  *
  *	  A scan reads the whole chunk and checks its CRC-32C once; a fetch by
  *	  TID reads the directory and one frame, and checks that frame's CRC.
@@ -24,6 +24,7 @@
 #include "codec/codec.h"
 #include "codec/delta.h"
 #include "codec/dict_encoding.h"
+#include "codec/packed_encoding.h"
 #include "codec/value_encoding.h"
 #include "colstore/col_chunk.h"
 #include "format/storage.h"
@@ -151,7 +152,8 @@ frame_raw(const ColChunkRef *ref, const Codec *codec, const CodecDict *dict,
 		delta_decode(raw + start, nrows - null_count, attr->attlen);
 	}
 	else if (ref->chunk->encoding != CHUNK_ENCODING_PLAIN &&
-			 ref->chunk->encoding != CHUNK_ENCODING_DICT)
+			 ref->chunk->encoding != CHUNK_ENCODING_DICT &&
+			 ref->chunk->encoding != CHUNK_ENCODING_PACKED)
 		col_chunk_corrupted(ref, "unknown encoding");
 }
 
@@ -281,9 +283,20 @@ col_chunk_decode_values(const ColChunkRef *ref, const char *raw,
 						bool *isnull)
 {
 	ValueTypeInfo type = value_type(ref);
-	const char *problem = ref->chunk->encoding == CHUNK_ENCODING_DICT ?
-		dict_decode(raw, rawlen, &type, nrows, values, isnull) :
-		value_decode(raw, rawlen, &type, nrows, values, isnull);
+	const char *problem;
+
+	switch (ref->chunk->encoding)
+	{
+		case CHUNK_ENCODING_DICT:
+			problem = dict_decode(raw, rawlen, &type, nrows, values, isnull);
+			break;
+		case CHUNK_ENCODING_PACKED:
+			problem = packed_decode(raw, rawlen, &type, nrows, values, isnull);
+			break;
+		default:
+			problem = value_decode(raw, rawlen, &type, nrows, values, isnull);
+			break;
+	}
 
 	if (problem != NULL)
 		col_chunk_corrupted(ref, problem);
@@ -295,9 +308,23 @@ col_chunk_decode_value(const ColChunkRef *ref, const char *raw,
 					   ValueWalk *walk, Datum *value, bool *isnull)
 {
 	ValueTypeInfo type = value_type(ref);
-	const char *problem = ref->chunk->encoding == CHUNK_ENCODING_DICT ?
-		dict_decode_row(raw, rawlen, &type, nrows, row, value, isnull) :
-		value_decode_row(raw, rawlen, &type, nrows, row, walk, value, isnull);
+	const char *problem;
+
+	switch (ref->chunk->encoding)
+	{
+		case CHUNK_ENCODING_DICT:
+			problem = dict_decode_row(raw, rawlen, &type, nrows, row, value,
+									  isnull);
+			break;
+		case CHUNK_ENCODING_PACKED:
+			problem = packed_decode_row(raw, rawlen, &type, nrows, row, value,
+										isnull);
+			break;
+		default:
+			problem = value_decode_row(raw, rawlen, &type, nrows, row, walk,
+									   value, isnull);
+			break;
+	}
 
 	if (problem != NULL)
 		col_chunk_corrupted(ref, problem);

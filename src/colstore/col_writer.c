@@ -47,6 +47,7 @@
 #include "codec/delta.h"
 #include "codec/dict_encoding.h"
 #include "codec/frames.h"
+#include "codec/packed_encoding.h"
 #include "codec/value_encoding.h"
 #include "colstore/col_writer.h"
 #include "format/pending_writes.h"
@@ -496,6 +497,12 @@ encode_frame(ColWriter *w, int a, uint32 first, uint32 last, uint32 nulls,
 			elog(ERROR, "frame of a dictionary-encoded chunk has too many distinct values");
 		return;
 	}
+	if (encoding == CHUNK_ENCODING_PACKED)
+	{
+		packed_encode(raw, &type, w->values[a] + first, w->isnull[a] + first,
+					  last - first);
+		return;
+	}
 	value_encode(raw, &type, w->values[a] + first, w->isnull[a] + first,
 				 last - first);
 	if (encoding == CHUNK_ENCODING_DELTA)
@@ -695,11 +702,12 @@ dict_chunk(ColWriter *w, int a, uint32 start, uint32 end)
 }
 
 /*
- * Integer-like columns are stored as differences: steadily growing values
- * (ids, timestamps, dates) then compress to almost nothing.
+ * Integer-like columns are stored as packed integers or as differences:
+ * steadily growing values (ids, timestamps, dates) then take almost
+ * nothing.
  */
 static bool
-delta_eligible(Form_pg_attribute attr)
+integer_like(Form_pg_attribute attr)
 {
 	switch (attr->atttypid)
 	{
@@ -716,6 +724,43 @@ delta_eligible(Form_pg_attribute attr)
 		default:
 			return false;
 	}
+}
+
+/*
+ * Packed integers may take this much more than differences, compressed:
+ * a fetch by TID reads a packed value by arithmetic, and a scan unpacks it
+ * without an entropy decoder.  Differences win by far only on values that
+ * wrap around in a pattern (a counter modulo something, ids of rows sorted
+ * by such a counter), which the codec sees repeat and packing does not.
+ */
+#define PACKED_MAX_GROWTH		1.25
+#define PACKED_SLACK_BYTES		64
+
+/*
+ * How integer-like column a is encoded in this stripe: its first chunk
+ * group is encoded both ways, as a column without a dictionary would be,
+ * and packed integers win unless they take more than PACKED_MAX_GROWTH
+ * times the bytes of the differences.
+ */
+static int
+integer_encoding(ColWriter *w, int a, uint32 group_limit, const Codec *codec)
+{
+	ColumnFraming framing = {NULL, FRAME_TARGET_RAW_BYTES, NULL, 0};
+	uint32		end = Min(group_limit, w->nrows);
+	StringInfoData packed;
+	StringInfoData delta;
+	bool		pays;
+
+	if (!storage_engine_enable_packed_encoding)
+		return CHUNK_ENCODING_DELTA;
+	initStringInfo(&packed);
+	initStringInfo(&delta);
+	encode_chunk(w, a, 0, end, CHUNK_ENCODING_PACKED, codec, framing, &packed);
+	encode_chunk(w, a, 0, end, CHUNK_ENCODING_DELTA, codec, framing, &delta);
+	pays = packed.len <= delta.len * PACKED_MAX_GROWTH + PACKED_SLACK_BYTES;
+	pfree(packed.data);
+	pfree(delta.data);
+	return pays ? CHUNK_ENCODING_PACKED : CHUNK_ENCODING_DELTA;
 }
 
 typedef struct StripeSortState
@@ -879,8 +924,8 @@ col_writer_flush(ColWriter *w, Relation rel)
 	{
 		CHECK_FOR_INTERRUPTS();
 		/* the first chunk group decides; dictionary chunks are checked each */
-		if (delta_eligible(TupleDescAttr(w->tupdesc, a)))
-			encodings[a] = CHUNK_ENCODING_DELTA;
+		if (integer_like(TupleDescAttr(w->tupdesc, a)))
+			encodings[a] = integer_encoding(w, a, group_limit, codec);
 		else if (dict_chunk(w, a, 0, Min(group_limit, w->nrows)))
 			encodings[a] = CHUNK_ENCODING_DICT;
 		else

@@ -21,7 +21,8 @@
  *
  *	  - bitmap heap scan: the target list's and filter's always, the
  *	    recheck condition's only for blocks the executor rechecks;
- *	  - index scan: the target list's, the filter's and the index
+ *	  - index scan: the target list's, the filter's and, unless the
+ *	    index is a btree (which never asks for a recheck), the index
  *	    conditions' and ORDER BY's (rechecked for lossy indexes, whose
  *	    rows the table AM cannot tell apart);
  *	  - index-only scan: none, its values come from the index.
@@ -39,6 +40,7 @@
 #include "compat/compat.h"
 
 #include "access/tableam.h"
+#include "catalog/pg_am_d.h"
 #include "commands/explain.h"
 #include COMPAT_EXPLAIN_FORMAT_HEADER
 #include "executor/executor.h"
@@ -177,11 +179,14 @@ plan_fetch_columns(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	else if (IsA(child, IndexScan))
 	{
 		IndexScan  *scan = (IndexScan *) child;
+		IndexPath  *ipath = linitial(best_path->custom_paths);
 
 		projected = storage_columns_read((Node *) child->plan.targetlist, relid, &columns) &&
-			storage_columns_read((Node *) child->plan.qual, relid, &columns) &&
-			storage_columns_read((Node *) scan->indexqualorig, relid, &columns) &&
-			storage_columns_read((Node *) scan->indexorderbyorig, relid, &columns);
+			storage_columns_read((Node *) child->plan.qual, relid, &columns);
+		/* btree returns exactly the rows its conditions select: no recheck */
+		if (projected && ipath->indexinfo->relam != BTREE_AM_OID)
+			projected = storage_columns_read((Node *) scan->indexqualorig, relid, &columns) &&
+				storage_columns_read((Node *) scan->indexorderbyorig, relid, &columns);
 		cscan->methods = &index_columns_scan_methods;
 	}
 	else

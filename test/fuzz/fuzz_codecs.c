@@ -79,11 +79,13 @@
 /* Datum and the varlena macros: postgres.h is FRONTEND-safe. */
 #include "codec/dict_encoding.h"
 #include "codec/frames.h"
+#include "codec/packed_encoding.h"
 #include "vector/agg_distinct.h"
 #include "vector/numeric_scaled.h"
 #include "codec/value_encoding.h"
 #include "compat/compat_varatt.h"
 #include "catalog/pg_type_d.h"
+#include "port/pg_bitutils.h"
 
 /* AddressSanitizer, under either compiler. */
 #if defined(__SANITIZE_ADDRESS__)
@@ -3211,6 +3213,249 @@ fuzz_dict_decode(const uint8 *data, size_t len)
 		stat_mutants_accepted++;
 }
 
+/*
+ * packed.decode.  Input layout: width selector, 24 bits of row count
+ * selector, null pattern and its argument, value pattern, mutation count,
+ * five bytes per mutation, then the bytes the values are made of.
+ *
+ * Values of 2, 4 and 8 bytes follow a pattern: random, a line with noise
+ * of a chosen width (steps up, down, zero, huge), a line that wraps (a
+ * counter modulo something), or the type's extremes.  An encoded frame
+ * must decode, whole and row by row, to the rows, take no more bits than
+ * its range needs, and be refused one byte shorter or longer.  Then a
+ * mutant of it is decoded in guarded buffers: no crash, no access outside
+ * them, and when accepted, every row decoded alone as in the whole decode.
+ */
+static const char *
+packed_guarded_decode(const ValueTypeInfo *t, const uint8 *src, size_t srclen,
+					  uint32 expected, FuzzRng *rng)
+{
+	uint8	   *raw = fuzz_place_copy_maxaligned(&gb_src, src, srclen, rng_below(rng, 2));
+	Datum	   *values = (Datum *) fuzz_place(&gb_dst, (size_t) expected * sizeof(Datum),
+											  rng_below(rng, 2));
+	bool	   *isnull = (bool *) fuzz_place(&gb_dst2, expected, rng_below(rng, 2));
+	const char *err;
+	uint32		row;
+
+	if (expected > 0)
+	{
+		memset(values, 0xA5, (size_t) expected * sizeof(Datum));
+		memset(isnull, 0xA5, expected);
+	}
+	err = packed_decode((const char *) raw, (uint32) srclen, t, expected,
+						values, isnull);
+	for (row = 0; row < expected; row++)
+	{
+		Datum		v;
+		bool		n;
+		const char *rerr = packed_decode_row((const char *) raw, (uint32) srclen,
+											 t, expected, row, &v, &n);
+
+		if (err == NULL)
+		{
+			FUZZ_CHECK(rerr == NULL, "packed_decode accepted the frame, packed_decode_row refused row %u: %s",
+					   row, rerr);
+			FUZZ_CHECK(n == isnull[row] && (n || v == values[row]),
+					   "packed_decode_row disagrees with packed_decode on row %u", row);
+		}
+		else if (rerr != NULL && rng_below(rng, 4) == 0)
+			break;
+	}
+	fuzz_check_aligned_gap(&gb_src, srclen, "frame");
+	fuzz_check_canaries(&gb_src, "frame");
+	fuzz_check_canaries(&gb_dst, "values");
+	fuzz_check_canaries(&gb_dst2, "isnull");
+	FUZZ_CHECK(srclen == 0 || memcmp(raw, src, srclen) == 0,
+			   "packed_decode modified its input");
+	return err;
+}
+
+/* Row i's value under pattern mode, as a 64-bit integer. */
+static uint64
+packed_pattern_value(uint32 mode, uint64 start, uint64 step, uint32 noise_bits,
+					 uint64 wrap, int16 typlen, uint32 i, FuzzReader *r,
+					 FuzzRng *rng)
+{
+	uint64		noise = 0;
+	uint64		v;
+	uint32		k;
+
+	for (k = 0; k < noise_bits; k += 8)
+		noise |= (uint64) chunk_byte(r, rng) << k;
+	if (noise_bits < 64)
+		noise &= (UINT64CONST(1) << noise_bits) - 1;
+	switch (mode % 5)
+	{
+		case 0:
+			v = noise;
+			break;
+		case 1:
+			v = start + step * i + noise;
+			break;
+		case 2:
+			v = start + step * (wrap == 0 ? i : i % wrap) + noise;
+			break;
+		case 3:
+			/* the extremes of the type and around zero */
+			{
+				uint64		top = typlen == 8 ? PG_INT64_MAX :
+					(UINT64CONST(1) << (8 * typlen - 1)) - 1;
+				uint64		picks[4] = {top, ~top, 0, ~UINT64CONST(0)};
+
+				v = picks[chunk_byte(r, rng) % 4];
+				break;
+			}
+		default:
+			v = start;
+			break;
+	}
+	return v;
+}
+
+static void
+fuzz_packed_decode(const uint8 *data, size_t len)
+{
+	FuzzReader	r = {data, len};
+	FuzzRng		rng;
+	static const int16 widths[] = {2, 4, 8};
+	ValueTypeInfo t;
+	uint32		rowsel;
+	uint32		nullmode;
+	uint32		nullarg;
+	uint32		mode;
+	uint64		start;
+	uint64		step;
+	uint32		noise_bits;
+	uint64		wrap;
+	int			nmut;
+	FuzzReader	mut;
+	uint32		count;
+	StringInfoData buf;
+	const char *err;
+	size_t		enclen;
+	size_t		mlen;
+	uint32		present = 0;
+	uint32		i;
+
+	t.typlen = widths[rd_u8(&r) % lengthof(widths)];
+	t.typbyval = true;
+	t.typalign = t.typlen == 2 ? TYPALIGN_SHORT :
+		t.typlen == 4 ? TYPALIGN_INT : TYPALIGN_DOUBLE;
+	rowsel = rd_u8(&r);
+	rowsel |= rd_u16(&r) << 8;
+	nullmode = rd_u8(&r);
+	nullarg = rd_u8(&r);
+	mode = rd_u8(&r);
+	start = (uint64) rd_u32(&r) << 32 | rd_u32(&r);
+	if (rd_u8(&r) & 1)
+		start = (uint64) (int64) (int32) start;
+	step = rd_u8(&r) & 1 ? (uint64) (int64) (int16) rd_u16(&r) :
+		(uint64) rd_u32(&r) << 32 | rd_u32(&r);
+	noise_bits = rd_u8(&r) % 65;
+	wrap = rd_u16(&r) % 200;
+	nmut = (int) (rd_u8(&r) % 9);
+	mut = r;
+	r.p += Min(r.left, (size_t) nmut * 5);
+	r.left -= Min(r.left, (size_t) nmut * 5);
+	mut.left = Min(mut.left, (size_t) nmut * 5);
+	rng_seed_from(&rng, data, len);
+
+	count = chunk_pick_rows(rowsel);
+	for (i = 0; i < count; i++)
+	{
+		uint64		v = packed_pattern_value(mode, start, step, noise_bits,
+											 wrap, t.typlen, i, &r, &rng);
+
+		chunk_orig_isnull[i] = chunk_row_null(nullmode, nullarg, i, &rng);
+		switch (t.typlen)
+		{
+			case 2:
+				chunk_orig_values[i] = Int16GetDatum((int16) v);
+				break;
+			case 4:
+				chunk_orig_values[i] = Int32GetDatum((int32) v);
+				break;
+			default:
+				chunk_orig_values[i] = Int64GetDatum((int64) v);
+				break;
+		}
+		if (chunk_orig_isnull[i])
+			chunk_orig_values[i] = (Datum) 0;
+		else
+			present++;
+	}
+
+	initStringInfo(&buf);
+	packed_encode(&buf, &t, chunk_orig_values, chunk_orig_isnull, count);
+	enclen = buf.len;
+	FUZZ_CHECK(enclen <= FUZZ_MAX_COMP, "frame of %zu bytes is too big for the harness", enclen);
+	memcpy(scratch_comp, buf.data, enclen);
+	pfree(buf.data);
+
+	/* never more bits than the values' range (a constant frame of reference) */
+	{
+		int64		lo = 0;
+		int64		hi = 0;
+		bool		have = false;
+		uint64		range;
+		uint32		bits;
+		uint32		stored;
+
+		for (i = 0; i < count; i++)
+		{
+			int64		v;
+
+			if (chunk_orig_isnull[i])
+				continue;
+			v = t.typlen == 2 ? DatumGetInt16(chunk_orig_values[i]) :
+				t.typlen == 4 ? DatumGetInt32(chunk_orig_values[i]) :
+				DatumGetInt64(chunk_orig_values[i]);
+			if (!have || v < lo)
+				lo = v;
+			if (!have || v > hi)
+				hi = v;
+			have = true;
+		}
+		range = (uint64) hi - (uint64) lo;
+		bits = range == 0 ? 0 : pg_leftmost_one_pos64(range) + 1;
+		memcpy(&stored, scratch_comp + MAXALIGN(chunk_values_start(count, count - present)) +
+			   2 * sizeof(int64), sizeof(uint32));
+		FUZZ_CHECK(stored <= bits, "%d-byte values of a %u-bit range packed in %u bits",
+				   t.typlen, bits, stored);
+	}
+
+	/* The round trip, whole and row by row. */
+	err = packed_guarded_decode(&t, scratch_comp, enclen, count, &rng);
+	FUZZ_CHECK(err == NULL, "int%d: valid frame of %u rows refused: %s",
+			   t.typlen, count, err);
+	for (i = 0; i < count; i++)
+	{
+		bool		isnull = ((const bool *) gb_dst2.ptr)[i];
+		Datum		v = ((const Datum *) gb_dst.ptr)[i];
+
+		FUZZ_CHECK(isnull == chunk_orig_isnull[i], "int%d: row %u: NULL flag lost", t.typlen, i);
+		FUZZ_CHECK(isnull || v == chunk_orig_values[i],
+				   "int%d: row %u: value changed in the round trip", t.typlen, i);
+	}
+	err = packed_guarded_decode(&t, scratch_comp, enclen - 1, count, &rng);
+	FUZZ_CHECK(err != NULL, "int%d: frame accepted without its last byte", t.typlen);
+	memcpy(scratch_ext, scratch_comp, enclen);
+	scratch_ext[enclen] = (uint8) rng_next(&rng);
+	err = packed_guarded_decode(&t, scratch_ext, enclen + 1, count, &rng);
+	FUZZ_CHECK(err != NULL, "int%d: frame accepted with a byte appended", t.typlen);
+	stat_roundtrips++;
+
+	if (nmut == 0)
+		return;
+	memcpy(scratch_mut, scratch_comp, enclen);
+	mlen = enclen;
+	fuzz_mutate(&mut, nmut, scratch_mut, &mlen, scratch_comp, enclen, NULL, 0);
+	stat_mutants++;
+	if (packed_guarded_decode(&t, scratch_mut, mlen, count, &rng) == NULL &&
+		(mlen != enclen || memcmp(scratch_mut, scratch_comp, enclen) != 0))
+		stat_mutants_accepted++;
+}
+
 static const FuzzTarget fuzz_targets[] = {
 	{"none.roundtrip", fuzz_none_roundtrip, fuzz_none_enabled},
 	{"none.decode", fuzz_none_decode, fuzz_none_enabled},
@@ -3229,6 +3474,7 @@ static const FuzzTarget fuzz_targets[] = {
 	{"numeric.scaled", fuzz_numeric_scaled, NULL},
 	{"distinct.merge", fuzz_distinct_merge, NULL},
 	{"dict.decode", fuzz_dict_decode, NULL},
+	{"packed.decode", fuzz_packed_decode, NULL},
 };
 
 #define FUZZ_TARGET_COUNT lengthof(fuzz_targets)

@@ -32,11 +32,13 @@ pg_config=pg_config
 seconds=10
 libfuzzer=0
 harness_args=()
+target_args=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--pg-config) pg_config=$2; shift 2 ;;
 		--seconds) seconds=$2; shift 2 ;;
-		--seed|--iterations|--target) harness_args+=("$1" "$2"); shift 2 ;;
+		--seed|--iterations) harness_args+=("$1" "$2"); shift 2 ;;
+		--target) target_args+=("$1" "$2"); shift 2 ;;
 		--libfuzzer) libfuzzer=1; shift ;;
 		-h|--help) sed -n '2,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p;}' "$0"; exit 0 ;;
 		*) echo "fuzz: FAILED (unknown argument $1)"; exit 2 ;;
@@ -103,7 +105,7 @@ if has_header libdeflate.h; then defines+=(-DHAVE_LIBDEFLATE); libs+=(-ldeflate)
 # Listed by name: other files under src/ are server code.  A new fuzz
 # target adds its decoder's files here.
 sources=("$here/fuzz_codecs.c" "$root"/src/codec/codec.c "$root"/src/codec/codec_*.c
-	"$root"/src/codec/value_encoding.c "$root"/src/codec/dict_encoding.c "$root"/src/codec/frames.c
+	"$root"/src/codec/value_encoding.c "$root"/src/codec/dict_encoding.c "$root"/src/codec/packed_encoding.c "$root"/src/codec/frames.c
 	"$root"/src/vector/numeric_scaled.c "$root"/src/vector/agg_distinct.c)
 
 build=${FUZZ_BUILD_DIR:-$here/build}
@@ -139,10 +141,12 @@ if [ "$libfuzzer" = 1 ]; then
 	exit 0
 fi
 
-# Runs one built harness; returns when it ended with "fuzz: ok".
+# Runs one built harness (extra arguments go to it); returns when it ended
+# with "fuzz: ok".
 run_harness() {
 	local harness=$1 log=$2 rc last
-	"$harness" --seconds "$seconds" "${harness_args[@]}" 2>&1 | tee "$log"
+	shift 2
+	"$harness" --seconds "$seconds" "${harness_args[@]}" "$@" 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
 	last=$(tail -n 1 "$log")
 	if [ "$rc" = 0 ] && [[ $last =~ ^fuzz:\ ok\ \(([0-9]+)\ iterations\)$ ]]; then
@@ -168,8 +172,9 @@ if ! "$cc" -O1 -g $sanitize -fno-sanitize-recover=all -fno-omit-frame-pointer \
 fi
 
 total=0
-run_harness "$bin" "$log"
-run_harness "$rowbatch" "$build/run_rowbatch.log"
+run_harness "$bin" "$log" "${target_args[@]}"
+# --target names the codec harness's targets; the row batch harness has one
+[ ${#target_args[@]} -eq 0 ] && run_harness "$rowbatch" "$build/run_rowbatch.log"
 echo "fuzz: ok ($total iterations)"
 exit 0
 }

@@ -1,0 +1,347 @@
+/*-------------------------------------------------------------------------
+ *
+ * packed_encoding.c
+ *	  Packed integers (layout in packed_encoding.h).
+ *
+ *	  Differences of steadily growing values (codec/delta.h) compress to
+ *	  nearly nothing, but only a codec's entropy decoder gets them back,
+ *	  and a fetch by TID then decompresses a whole frame and adds up its
+ *	  differences to read one value.  Here a frame is the line through its
+ *	  first and last values (or a constant) and what each row lies above
+ *	  it, in as many bits as the largest distance needs: ids and timestamps
+ *	  of a load take no bits at all, counters and dates a few, random
+ *	  numbers the bits of their range, fewer than the codec's entropy
+ *	  coding leaves them.  A row is reached by arithmetic.
+ *
+ *	  Server code and, with FRONTEND defined, the fuzz harness (test/fuzz).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "port/pg_bitutils.h"
+#include "port/pg_bswap.h"
+
+#include "codec/packed_encoding.h"
+
+/* A value of the column as a 64-bit integer, sign-extended. */
+static inline int64
+value_as_int64(Datum d, int16 typlen)
+{
+	switch (typlen)
+	{
+		case 2:
+			return DatumGetInt16(d);
+		case 4:
+			return DatumGetInt32(d);
+		default:
+			return DatumGetInt64(d);
+	}
+}
+
+/* A 64-bit result of the model as a Datum of the column's width. */
+static inline Datum
+int64_as_value(uint64 v, int16 typlen)
+{
+	switch (typlen)
+	{
+		case 2:
+			return Int16GetDatum((int16) v);
+		case 4:
+			return Int32GetDatum((int32) v);
+		default:
+			return Int64GetDatum((int64) v);
+	}
+}
+
+/* The fewest bits holding every number up to range. */
+static inline uint32
+bits_for(uint64 range)
+{
+	return range == 0 ? 0 : pg_leftmost_one_pos64(range) + 1;
+}
+
+/* ORs the low bits bits of v into out at bit position bit. */
+static inline void
+put_bits(uint8 *out, uint64 bit, uint64 v, uint32 bits)
+{
+	while (bits > 0)
+	{
+		uint32		shift = (uint32) (bit % 8);
+		uint32		take = Min(8 - shift, bits);
+
+		out[bit / 8] |= (uint8) ((v & ((1u << take) - 1)) << shift);
+		v >>= take;
+		bit += take;
+		bits -= take;
+	}
+}
+
+/*
+ * The bits-wide number at bit position bit of p[0 .. len), which holds it
+ * entirely (the layout check proved the residuals fill exactly len bytes).
+ */
+static inline uint64
+get_bits(const uint8 *p, uint64 len, uint64 bit, uint32 bits)
+{
+	uint64		byte = bit / 8;
+	uint32		shift = (uint32) (bit % 8);
+	uint64		v = 0;
+
+	if (bits == 0)
+		return 0;
+	if (byte + sizeof(uint64) <= len)
+		memcpy(&v, p + byte, sizeof(uint64));
+	else
+		memcpy(&v, p + byte, len - byte);
+#ifdef WORDS_BIGENDIAN
+	v = pg_bswap64(v);
+#endif
+	v >>= shift;
+	if (shift + bits > 64)
+		v |= (uint64) p[byte + sizeof(uint64)] << (64 - shift);
+	return bits == 64 ? v : v & ((UINT64CONST(1) << bits) - 1);
+}
+
+/* A line through the rows' values and how far above it they lie. */
+typedef struct PackedModel
+{
+	uint64		base;
+	uint64		step;
+	uint32		bits;
+} PackedModel;
+
+#ifdef HAVE_INT128
+/*
+ * The model with the given step: base is the lowest value above the line,
+ * bits those of the highest; false when they lie 2^64 or more apart.
+ */
+static bool
+fit_step(const int64 *v, const uint32 *rows, uint32 n, int128 step,
+		 PackedModel *m)
+{
+	int128		lo = 0;
+	int128		hi = 0;
+	int128		range;
+	uint32		i;
+
+	for (i = 0; i < n; i++)
+	{
+		int128		r = (int128) v[i] - step * rows[i];
+
+		if (i == 0 || r < lo)
+			lo = r;
+		if (i == 0 || r > hi)
+			hi = r;
+	}
+	range = hi - lo;
+	if (range > (int128) PG_UINT64_MAX)
+		return false;
+	/* the base and step wrap as the decoder's arithmetic does */
+	m->base = (uint64) lo;
+	m->step = (uint64) step;
+	m->bits = bits_for((uint64) range);
+	return true;
+}
+#endif
+
+/*
+ * The model of n values v (of rows rows[], increasing) needing the fewest
+ * bits: a constant (the frame of reference of the smallest value), or the
+ * line through the first and the last value.
+ */
+static PackedModel
+choose_model(const int64 *v, const uint32 *rows, uint32 n)
+{
+	PackedModel best = {0, 0, 0};
+	uint64		lo = 0;
+	uint64		hi = 0;
+	uint32		i;
+
+	/* the constant model, in wrapping arithmetic */
+	for (i = 0; i < n; i++)
+	{
+		if (i == 0 || v[i] < (int64) lo)
+			lo = (uint64) v[i];
+		if (i == 0 || v[i] > (int64) hi)
+			hi = (uint64) v[i];
+	}
+	best.base = lo;
+	best.bits = bits_for(hi - lo);
+
+#ifdef HAVE_INT128
+	if (n >= 2 && best.bits > 0)
+	{
+		int128		rise = (int128) v[n - 1] - v[0];
+		int128		run = (int128) rows[n - 1] - rows[0];
+		int128		step = rise / run;
+		PackedModel line;
+
+		/* the nearest whole step */
+		if (2 * (rise % run) >= run)
+			step++;
+		else if (2 * (rise % run) <= -run)
+			step--;
+		if (step != 0 && step >= PG_INT64_MIN && step <= PG_INT64_MAX &&
+			fit_step(v, rows, n, step, &line) && line.bits < best.bits)
+			best = line;
+	}
+#endif
+	return best;
+}
+
+void
+packed_encode(StringInfo buf, const ValueTypeInfo *type, const Datum *values,
+			  const bool *isnull, uint32 count)
+{
+	int64	   *v = palloc(sizeof(int64) * Max(count, 1));
+	uint32	   *rows = palloc(sizeof(uint32) * Max(count, 1));
+	int			start = buf->len;
+	uint32		n = 0;
+	PackedModel m;
+	int64		model[2];
+	uint32		sizes[2];
+	uint64		codes_len;
+	uint8	   *out;
+	uint32		i;
+
+	Assert(packed_type_ok(type));
+	for (i = 0; i < count; i++)
+	{
+		if (isnull[i])
+			continue;
+		v[n] = value_as_int64(values[i], type->typlen);
+		rows[n++] = i;
+	}
+	m = choose_model(v, rows, n);
+
+	value_encode_header(buf, isnull, count);
+	while ((buf->len - start) % MAXIMUM_ALIGNOF != 0)
+		appendStringInfoChar(buf, '\0');
+	memcpy(&model[0], &m.base, sizeof(int64));
+	memcpy(&model[1], &m.step, sizeof(int64));
+	sizes[0] = m.bits;
+	sizes[1] = 0;
+	appendBinaryStringInfo(buf, (const char *) model, sizeof(model));
+	appendBinaryStringInfo(buf, (const char *) sizes, sizeof(sizes));
+
+	codes_len = ((uint64) n * m.bits + 7) / 8;
+	enlargeStringInfo(buf, (int) codes_len);
+	out = (uint8 *) buf->data + buf->len;
+	memset(out, 0, codes_len);
+	for (i = 0; i < n && m.bits > 0; i++)
+		put_bits(out, (uint64) i * m.bits,
+				 (uint64) v[i] - m.base - m.step * rows[i], m.bits);
+	buf->len += (int) codes_len;
+	buf->data[buf->len] = '\0';
+	pfree(v);
+	pfree(rows);
+}
+
+typedef struct PackedLayout
+{
+	uint32		null_count;
+	const uint8 *bitmap;		/* NULL without NULLs */
+	PackedModel model;
+	const uint8 *codes;
+	uint64		codes_len;
+} PackedLayout;
+
+static const char *
+packed_layout(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
+			  uint32 expected_count, PackedLayout *l)
+{
+	Size		off;
+	uint32		sizes[2];
+	const char *problem;
+
+	if (!packed_type_ok(type))
+		return "packed integers of a type that is not an integer";
+	problem = value_decode_header(raw, rawlen, expected_count, &l->null_count,
+								  &l->bitmap, &off);
+	if (problem != NULL)
+		return problem;
+	off = MAXALIGN(off);
+	if (off > rawlen || rawlen - off < PACKED_MODEL_SIZE)
+		return "packed integers' model runs past the end of the frame";
+	memcpy(&l->model.base, raw + off, sizeof(uint64));
+	memcpy(&l->model.step, raw + off + sizeof(uint64), sizeof(uint64));
+	memcpy(sizes, raw + off + 2 * sizeof(uint64), sizeof(sizes));
+	off += PACKED_MODEL_SIZE;
+	if (sizes[0] > 64)
+		return "packed integers wider than 64 bits";
+	if (sizes[1] != 0)
+		return "packed integers' reserved field is not zero";
+	l->model.bits = sizes[0];
+	l->codes = (const uint8 *) raw + off;
+	l->codes_len = ((uint64) (expected_count - l->null_count) * l->model.bits + 7) / 8;
+	if (l->codes_len != rawlen - off)
+		return "packed integers do not fill the frame";
+	return NULL;
+}
+
+/* The value of row row, the k-th holding one. */
+static inline uint64
+model_value(const PackedLayout *l, uint32 row, uint32 k)
+{
+	return l->model.base + l->model.step * row +
+		get_bits(l->codes, l->codes_len, (uint64) k * l->model.bits,
+				 l->model.bits);
+}
+
+const char *
+packed_decode(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
+			  uint32 expected_count, Datum *values, bool *isnull)
+{
+	PackedLayout l;
+	uint32		expected;
+	uint32		present = 0;
+	uint32		i;
+	const char *problem;
+
+	problem = packed_layout(raw, rawlen, type, expected_count, &l);
+	if (problem != NULL)
+		return problem;
+	expected = expected_count - l.null_count;
+	for (i = 0; i < expected_count; i++)
+	{
+		if (l.bitmap != NULL && (l.bitmap[i / 8] & (1 << (i % 8))) == 0)
+		{
+			isnull[i] = true;
+			values[i] = (Datum) 0;
+			continue;
+		}
+		if (present >= expected)
+			return "null bitmap disagrees with the null count";
+		values[i] = int64_as_value(model_value(&l, i, present++), type->typlen);
+		isnull[i] = false;
+	}
+	if (present != expected)
+		return "null bitmap disagrees with the null count";
+	return NULL;
+}
+
+const char *
+packed_decode_row(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
+				  uint32 expected_count, uint32 row, Datum *value,
+				  bool *isnull)
+{
+	PackedLayout l;
+	uint32		present;
+	const char *problem;
+
+	problem = packed_layout(raw, rawlen, type, expected_count, &l);
+	if (problem != NULL)
+		return problem;
+	if (row >= expected_count)
+		return "row past the end of the chunk";
+	*value = (Datum) 0;
+	*isnull = l.bitmap != NULL && (l.bitmap[row / 8] & (1 << (row % 8))) == 0;
+	if (*isnull)
+		return NULL;
+	present = l.bitmap == NULL ? row : value_present_between(l.bitmap, 0, row);
+	if (present >= expected_count - l.null_count)
+		return "null bitmap disagrees with the null count";
+	*value = int64_as_value(model_value(&l, row, present), type->typlen);
+	return NULL;
+}

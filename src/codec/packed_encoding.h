@@ -1,0 +1,72 @@
+/*-------------------------------------------------------------------------
+ *
+ * packed_encoding.h
+ *	  Packed integers: one frame of an integer-like column chunk as a
+ *	  linear model and a fixed number of bits per row
+ *	  (codec/packed_encoding.c).
+ *
+ *	  Layout (the frame's uncompressed bytes, MAXALIGNed; engine.chunk's
+ *	  encoding CHUNK_ENCODING_PACKED):
+ *
+ *		uint32	value_count, uint32 null_count, null bitmap
+ *											as in value_encoding.h
+ *		zero padding to MAXALIGN
+ *		int64	base
+ *		int64	step
+ *		uint32	bits						0 to 64: bits of each residual
+ *		uint32	reserved					0
+ *		residuals							one per non-NULL row, bits each,
+ *											packed from the least
+ *											significant bit of each byte
+ *											up; exactly the bytes they need
+ *
+ *	  The value of row r, the k-th row holding one, is
+ *	  base + step * r + residual[k] in 64-bit two's-complement arithmetic,
+ *	  cut to the column's width.  Ids and timestamps that grow steadily
+ *	  take 0 bits, random numbers the bits of their range: a fetch by TID
+ *	  reaches its row by arithmetic, without decompressing anything when
+ *	  the codec could not make the frame smaller, and a scan unpacks values
+ *	  without an entropy decoder.  Any bytes decode to some values; the
+ *	  decoder checks lengths and counts.  Pure functions on caller
+ *	  buffers, fuzzed outside the server.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef STORAGE_ENGINE_PACKED_ENCODING_H
+#define STORAGE_ENGINE_PACKED_ENCODING_H
+
+#include "codec/value_encoding.h"
+
+/* Bytes between the padded value header and the residuals. */
+#define PACKED_MODEL_SIZE	(2 * sizeof(int64) + 2 * sizeof(uint32))
+
+/*
+ * Whether values of a type are stored as packed integers: pass by value,
+ * 2, 4 or 8 bytes (the caller decides which types are integer-like).
+ */
+static inline bool
+packed_type_ok(const ValueTypeInfo *type)
+{
+	return type->typbyval &&
+		(type->typlen == 2 || type->typlen == 4 || type->typlen == 8);
+}
+
+/*
+ * Appends rows values/isnull[0 .. count) of such a type, packed, to buf
+ * (which must start MAXALIGNed in memory).
+ */
+extern void packed_encode(StringInfo buf, const ValueTypeInfo *type,
+						  const Datum *values, const bool *isnull,
+						  uint32 count);
+
+/* As value_decode and value_decode_row, for a packed frame. */
+extern const char *packed_decode(const char *raw, uint32 rawlen,
+								 const ValueTypeInfo *type,
+								 uint32 expected_count,
+								 Datum *values, bool *isnull);
+extern const char *packed_decode_row(const char *raw, uint32 rawlen,
+									 const ValueTypeInfo *type,
+									 uint32 expected_count, uint32 row,
+									 Datum *value, bool *isnull);
+
+#endif							/* STORAGE_ENGINE_PACKED_ENCODING_H */
