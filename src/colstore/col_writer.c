@@ -161,11 +161,15 @@ col_writer_create(Relation rel, MemoryContext parent)
 								   ALLOCSET_DEFAULT_SIZES);
 	w->chunk_cxt = AllocSetContextCreate(parent, "colcompress chunk encoding",
 										 ALLOCSET_DEFAULT_SIZES);
-	w->tupdesc = CreateTupleDescCopy(RelationGetDescr(rel));
 	{
-		/* outside w->cxt: the options outlive every flush */
+		/*
+		 * outside w->cxt: these outlive every flush; in parent, not the
+		 * caller's context, which may be a statement's (a writer replaced
+		 * after ALTER TABLE ADD COLUMN is made in the inserting statement)
+		 */
 		MemoryContext old = MemoryContextSwitchTo(parent);
 
+		w->tupdesc = CreateTupleDescCopy(RelationGetDescr(rel));
 		colcompress_options_get(RelationGetRelid(rel), &w->opts);
 		MemoryContextSwitchTo(old);
 	}
