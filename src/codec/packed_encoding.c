@@ -21,6 +21,7 @@
 
 #include "port/pg_bitutils.h"
 #include "port/pg_bswap.h"
+#include "compat/compat_varatt.h"
 
 #include "codec/packed_encoding.h"
 
@@ -190,30 +191,21 @@ choose_model(const int64 *v, const uint32 *rows, uint32 n)
 	return best;
 }
 
-void
-packed_encode(StringInfo buf, const ValueTypeInfo *type, const Datum *values,
-			  const bool *isnull, uint32 count)
+/*
+ * Appends count rows, the non-NULL ones' values v (of rows rows[]), packed
+ * with scale in the model's last field.
+ */
+static void
+encode_values(StringInfo buf, const bool *isnull, uint32 count,
+			  const int64 *v, const uint32 *rows, uint32 n, uint32 scale)
 {
-	int64	   *v = palloc(sizeof(int64) * Max(count, 1));
-	uint32	   *rows = palloc(sizeof(uint32) * Max(count, 1));
 	int			start = buf->len;
-	uint32		n = 0;
-	PackedModel m;
+	PackedModel m = choose_model(v, rows, n);
 	int64		model[2];
 	uint32		sizes[2];
 	uint64		codes_len;
 	uint8	   *out;
 	uint32		i;
-
-	Assert(packed_type_ok(type));
-	for (i = 0; i < count; i++)
-	{
-		if (isnull[i])
-			continue;
-		v[n] = value_as_int64(values[i], type->typlen);
-		rows[n++] = i;
-	}
-	m = choose_model(v, rows, n);
 
 	value_encode_header(buf, isnull, count);
 	while ((buf->len - start) % MAXIMUM_ALIGNOF != 0)
@@ -221,7 +213,7 @@ packed_encode(StringInfo buf, const ValueTypeInfo *type, const Datum *values,
 	memcpy(&model[0], &m.base, sizeof(int64));
 	memcpy(&model[1], &m.step, sizeof(int64));
 	sizes[0] = m.bits;
-	sizes[1] = 0;
+	sizes[1] = scale;
 	appendBinaryStringInfo(buf, (const char *) model, sizeof(model));
 	appendBinaryStringInfo(buf, (const char *) sizes, sizeof(sizes));
 
@@ -234,19 +226,130 @@ packed_encode(StringInfo buf, const ValueTypeInfo *type, const Datum *values,
 				 (uint64) v[i] - m.base - m.step * rows[i], m.bits);
 	buf->len += (int) codes_len;
 	buf->data[buf->len] = '\0';
+}
+
+void
+packed_encode(StringInfo buf, const ValueTypeInfo *type, const Datum *values,
+			  const bool *isnull, uint32 count)
+{
+	int64	   *v = palloc(sizeof(int64) * Max(count, 1));
+	uint32	   *rows = palloc(sizeof(uint32) * Max(count, 1));
+	uint32		n = 0;
+	uint32		i;
+
+	Assert(packed_type_ok(type));
+	for (i = 0; i < count; i++)
+	{
+		if (isnull[i])
+			continue;
+		v[n] = value_as_int64(values[i], type->typlen);
+		rows[n++] = i;
+	}
+	encode_values(buf, isnull, count, v, rows, n, 0);
 	pfree(v);
 	pfree(rows);
 }
+
+#ifdef HAVE_SCALED_NUMERIC
+/*
+ * The scaled value of a numeric that packed decimals hold, with its display
+ * scale; false when it cannot be one.
+ */
+static bool
+decimal_value(Datum d, int64 *scaled, int *dscale)
+{
+	char		made[PACKED_DECIMAL_SIZE];
+	const char *orig = DatumGetPointer(d);
+	int128		mantissa;
+	Size		len;
+
+	if (!numeric_to_scaled(d, &mantissa, dscale) ||
+		*dscale > NUMERIC_WRITE_MAX_SCALE ||
+		mantissa < PG_INT64_MIN || mantissa > PG_INT64_MAX)
+		return false;
+	*scaled = (int64) mantissa;
+	/* only values numeric.c would have made so: decoding rewrites them */
+	len = numeric_write_scaled(*scaled, *dscale, made);
+	return len - VARHDRSZ_SHORT == VARSIZE_ANY_EXHDR(orig) &&
+		memcmp(made + VARHDRSZ_SHORT, VARDATA_ANY(orig), len - VARHDRSZ_SHORT) == 0;
+}
+
+/*
+ * The rows' values as scaled integers (of rows rows[], n of them) and their
+ * one display scale (0 without values); false when they cannot be packed
+ * decimals.  v and rows may be NULL: the answer only.
+ */
+static bool
+gather_decimals(const Datum *values, const bool *isnull, uint32 count,
+				int64 *v, uint32 *rows, uint32 *n, int *scale)
+{
+	uint32		i;
+
+	*n = 0;
+	*scale = -1;
+	for (i = 0; i < count; i++)
+	{
+		int64		scaled;
+		int			s;
+
+		if (isnull[i])
+			continue;
+		if (!decimal_value(values[i], &scaled, &s) ||
+			(*scale >= 0 && s != *scale))
+			return false;
+		*scale = s;
+		if (v != NULL)
+		{
+			v[*n] = scaled;
+			rows[*n] = i;
+		}
+		(*n)++;
+	}
+	*scale = Max(*scale, 0);
+	return true;
+}
+
+bool
+packed_decimal_ok(const Datum *values, const bool *isnull, uint32 count)
+{
+	uint32		n;
+	int			scale;
+
+	return gather_decimals(values, isnull, count, NULL, NULL, &n, &scale);
+}
+
+bool
+packed_decimal_encode(StringInfo buf, const Datum *values, const bool *isnull,
+					  uint32 count)
+{
+	int64	   *v = palloc(sizeof(int64) * Max(count, 1));
+	uint32	   *rows = palloc(sizeof(uint32) * Max(count, 1));
+	uint32		n;
+	int			scale;
+	bool		ok = gather_decimals(values, isnull, count, v, rows, &n, &scale);
+
+	if (ok)
+		encode_values(buf, isnull, count, v, rows, n, (uint32) scale);
+	pfree(v);
+	pfree(rows);
+	return ok;
+}
+#endif
 
 typedef struct PackedLayout
 {
 	uint32		null_count;
 	const uint8 *bitmap;		/* NULL without NULLs */
 	PackedModel model;
+	uint32		scale;
 	const uint8 *codes;
 	uint64		codes_len;
 } PackedLayout;
 
+/*
+ * Checks a frame's layout: of integers of type (scale 0), or, type NULL, of
+ * packed decimals.
+ */
 static const char *
 packed_layout(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 			  uint32 expected_count, PackedLayout *l)
@@ -255,7 +358,7 @@ packed_layout(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 	uint32		sizes[2];
 	const char *problem;
 
-	if (!packed_type_ok(type))
+	if (type != NULL && !packed_type_ok(type))
 		return "packed integers of a type that is not an integer";
 	problem = value_decode_header(raw, rawlen, expected_count, &l->null_count,
 								  &l->bitmap, &off);
@@ -270,9 +373,10 @@ packed_layout(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 	off += PACKED_MODEL_SIZE;
 	if (sizes[0] > 64)
 		return "packed integers wider than 64 bits";
-	if (sizes[1] != 0)
-		return "packed integers' reserved field is not zero";
+	if (type != NULL ? sizes[1] != 0 : sizes[1] > NUMERIC_FORMAT_MAX_SCALE)
+		return "packed values have an impossible scale";
 	l->model.bits = sizes[0];
+	l->scale = sizes[1];
 	l->codes = (const uint8 *) raw + off;
 	l->codes_len = ((uint64) (expected_count - l->null_count) * l->model.bits + 7) / 8;
 	if (l->codes_len != rawlen - off)
@@ -289,9 +393,31 @@ model_value(const PackedLayout *l, uint32 row, uint32 k)
 				 l->model.bits);
 }
 
-const char *
-packed_decode(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
-			  uint32 expected_count, Datum *values, bool *isnull)
+/*
+ * Row row's value, the k-th row holding one: as an integer of type, or,
+ * type NULL, as a numeric written at its place in made.
+ */
+static inline Datum
+row_value(const PackedLayout *l, const ValueTypeInfo *type, uint32 row,
+		  uint32 k, char *made)
+{
+	uint64		v = model_value(l, row, k);
+
+#ifdef HAVE_SCALED_NUMERIC
+	if (type == NULL)
+	{
+		char	   *at = made + (Size) row * PACKED_DECIMAL_SIZE;
+
+		numeric_write_scaled((int64) v, (int) l->scale, at);
+		return PointerGetDatum(at);
+	}
+#endif
+	return int64_as_value(v, type->typlen);
+}
+
+static const char *
+decode_frame(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
+			 uint32 expected_count, char *made, Datum *values, bool *isnull)
 {
 	PackedLayout l;
 	uint32		expected;
@@ -313,7 +439,7 @@ packed_decode(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 		}
 		if (present >= expected)
 			return "null bitmap disagrees with the null count";
-		values[i] = int64_as_value(model_value(&l, i, present++), type->typlen);
+		values[i] = row_value(&l, type, i, present++, made);
 		isnull[i] = false;
 	}
 	if (present != expected)
@@ -321,10 +447,10 @@ packed_decode(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 	return NULL;
 }
 
-const char *
-packed_decode_row(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
-				  uint32 expected_count, uint32 row, Datum *value,
-				  bool *isnull)
+static const char *
+decode_row(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
+		   uint32 expected_count, uint32 row, char *made, Datum *value,
+		   bool *isnull)
 {
 	PackedLayout l;
 	uint32		present;
@@ -342,6 +468,42 @@ packed_decode_row(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 	present = l.bitmap == NULL ? row : value_present_between(l.bitmap, 0, row);
 	if (present >= expected_count - l.null_count)
 		return "null bitmap disagrees with the null count";
-	*value = int64_as_value(model_value(&l, row, present), type->typlen);
+	*value = row_value(&l, type, row, present, made);
 	return NULL;
 }
+
+const char *
+packed_decode(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
+			  uint32 expected_count, Datum *values, bool *isnull)
+{
+	return decode_frame(raw, rawlen, type, expected_count, NULL, values,
+						isnull);
+}
+
+const char *
+packed_decode_row(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
+				  uint32 expected_count, uint32 row, Datum *value,
+				  bool *isnull)
+{
+	return decode_row(raw, rawlen, type, expected_count, row, NULL, value,
+					  isnull);
+}
+
+#ifdef HAVE_SCALED_NUMERIC
+const char *
+packed_decimal_decode(const char *raw, uint32 rawlen, uint32 expected_count,
+					  char *made, Datum *values, bool *isnull)
+{
+	return decode_frame(raw, rawlen, NULL, expected_count, made, values,
+						isnull);
+}
+
+const char *
+packed_decimal_decode_row(const char *raw, uint32 rawlen,
+						  uint32 expected_count, uint32 row, char *made,
+						  Datum *value, bool *isnull)
+{
+	return decode_row(raw, rawlen, NULL, expected_count, row, made, value,
+					  isnull);
+}
+#endif

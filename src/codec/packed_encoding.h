@@ -14,7 +14,8 @@
  *		int64	base
  *		int64	step
  *		uint32	bits						0 to 64: bits of each residual
- *		uint32	reserved					0
+ *		uint32	scale						packed decimals: the values'
+ *											display scale; integers: 0
  *		residuals							one per non-NULL row, bits each,
  *											packed from the least
  *											significant bit of each byte
@@ -22,7 +23,11 @@
  *
  *	  The value of row r, the k-th row holding one, is
  *	  base + step * r + residual[k] in 64-bit two's-complement arithmetic,
- *	  cut to the column's width.  Ids and timestamps that grow steadily
+ *	  cut to the column's width.  Packed decimals (engine.chunk's encoding
+ *	  CHUNK_ENCODING_DECIMAL) are numeric frames whose values all have one
+ *	  display scale and fit 64 bits as value x 10^scale: that is what is
+ *	  packed, and decoding writes each value back as numeric, byte for
+ *	  byte as it was.  Ids and timestamps that grow steadily
  *	  take 0 bits, random numbers the bits of their range: a fetch by TID
  *	  reaches its row by arithmetic, without decompressing anything when
  *	  the codec could not make the frame smaller, and a scan unpacks values
@@ -35,6 +40,7 @@
 #ifndef STORAGE_ENGINE_PACKED_ENCODING_H
 #define STORAGE_ENGINE_PACKED_ENCODING_H
 
+#include "codec/numeric_format.h"
 #include "codec/value_encoding.h"
 
 /* Bytes between the padded value header and the residuals. */
@@ -68,5 +74,38 @@ extern const char *packed_decode_row(const char *raw, uint32 rawlen,
 									 const ValueTypeInfo *type,
 									 uint32 expected_count, uint32 row,
 									 Datum *value, bool *isnull);
+
+#ifdef HAVE_SCALED_NUMERIC
+/* Room a decoded packed decimal takes: a short-header numeric. */
+#define PACKED_DECIMAL_SIZE		NUMERIC_WRITE_MAX_SIZE
+
+/*
+ * Whether rows values/isnull[0 .. count) of a numeric column can be packed
+ * decimals: every value finite, of one display scale, fitting 64 bits
+ * scaled, and written back byte for byte as it is.
+ */
+extern bool packed_decimal_ok(const Datum *values, const bool *isnull,
+							  uint32 count);
+
+/*
+ * Appends such rows, packed (as packed_encode), and returns true; false,
+ * buf unchanged, when they are not (packed_decimal_ok).
+ */
+extern bool packed_decimal_encode(StringInfo buf, const Datum *values,
+								  const bool *isnull, uint32 count);
+
+/*
+ * As packed_decode and packed_decode_row, for a frame of packed decimals;
+ * the numerics are written at made, room for expected_count values of
+ * PACKED_DECIMAL_SIZE bytes, each row's at made + row * PACKED_DECIMAL_SIZE.
+ */
+extern const char *packed_decimal_decode(const char *raw, uint32 rawlen,
+										 uint32 expected_count, char *made,
+										 Datum *values, bool *isnull);
+extern const char *packed_decimal_decode_row(const char *raw, uint32 rawlen,
+											 uint32 expected_count,
+											 uint32 row, char *made,
+											 Datum *value, bool *isnull);
+#endif
 
 #endif							/* STORAGE_ENGINE_PACKED_ENCODING_H */

@@ -153,8 +153,26 @@ frame_raw(const ColChunkRef *ref, const Codec *codec, const CodecDict *dict,
 	}
 	else if (ref->chunk->encoding != CHUNK_ENCODING_PLAIN &&
 			 ref->chunk->encoding != CHUNK_ENCODING_DICT &&
-			 ref->chunk->encoding != CHUNK_ENCODING_PACKED)
+			 ref->chunk->encoding != CHUNK_ENCODING_PACKED &&
+			 ref->chunk->encoding != CHUNK_ENCODING_DECIMAL)
 		col_chunk_corrupted(ref, "unknown encoding");
+}
+
+/*
+ * Bytes a frame of nrows rows takes decoded: its value layout, MAXALIGNed,
+ * then room for the values the decoder makes (packed decimals are written
+ * back as numerics), which by-reference values point into like the rest.
+ */
+static Size
+frame_room(const ColChunkRef *ref, uint32 raw_length, uint32 nrows)
+{
+	Size		room = MAXALIGN(raw_length);
+
+#ifdef HAVE_SCALED_NUMERIC
+	if (ref->chunk->encoding == CHUNK_ENCODING_DECIMAL)
+		room += (Size) nrows * PACKED_DECIMAL_SIZE;
+#endif
+	return room;
 }
 
 static ValueTypeInfo
@@ -200,7 +218,9 @@ col_chunk_decode(const ColChunkRef *ref, ColBuffer *stored_buf,
 	 * made resetting the chunk group's memory cost more than decoding it.
 	 */
 	for (i = 0; i < frames.nframes; i++)
-		raw_size += MAXALIGN(frames.entries[i].raw_length);
+		raw_size += frame_room(ref, frames.entries[i].raw_length,
+							   frames_rows(frames.entries, frames.nframes, i,
+										   c->value_count));
 	if (raw_size > MaxAllocSize)
 		col_chunk_corrupted(ref, "impossible uncompressed length");
 	raw = col_buffer(raw_buf, raw_size);
@@ -219,7 +239,7 @@ col_chunk_decode(const ColChunkRef *ref, ColBuffer *stored_buf,
 				  raw + raw_size);
 		col_chunk_decode_values(ref, raw + raw_size, e->raw_length, nrows,
 								values + e->first_row, isnull + e->first_row);
-		raw_size += MAXALIGN(e->raw_length);
+		raw_size += frame_room(ref, e->raw_length, nrows);
 	}
 	pfree(frames.entries);
 	pfree(frames.offsets);
@@ -268,17 +288,17 @@ col_chunk_read_frame(const ColChunkRef *ref, const FrameDirectory *frames,
 	const FrameEntry *e = &frames->entries[i];
 	const Codec *codec = check_chunk(ref);
 	char	   *bytes = col_buffer(stored, e->stored_length);
+	uint32		nrows = frames_rows(frames->entries, frames->nframes, i,
+									ref->chunk->value_count);
 
 	read_bytes(ref, frames->offsets[i], bytes, e->stored_length);
-	frame_raw(ref, codec, column_dict(ref, codec), e, bytes, true,
-			  frames_rows(frames->entries, frames->nframes, i,
-						  ref->chunk->value_count),
-			  col_buffer(raw, e->raw_length));
+	frame_raw(ref, codec, column_dict(ref, codec), e, bytes, true, nrows,
+			  col_buffer(raw, frame_room(ref, e->raw_length, nrows)));
 	return e->raw_length;
 }
 
 void
-col_chunk_decode_values(const ColChunkRef *ref, const char *raw,
+col_chunk_decode_values(const ColChunkRef *ref, char *raw,
 						uint32 rawlen, uint32 nrows, Datum *values,
 						bool *isnull)
 {
@@ -293,6 +313,13 @@ col_chunk_decode_values(const ColChunkRef *ref, const char *raw,
 		case CHUNK_ENCODING_PACKED:
 			problem = packed_decode(raw, rawlen, &type, nrows, values, isnull);
 			break;
+#ifdef HAVE_SCALED_NUMERIC
+		case CHUNK_ENCODING_DECIMAL:
+			problem = packed_decimal_decode(raw, rawlen, nrows,
+											raw + MAXALIGN(rawlen),
+											values, isnull);
+			break;
+#endif
 		default:
 			problem = value_decode(raw, rawlen, &type, nrows, values, isnull);
 			break;
@@ -303,7 +330,7 @@ col_chunk_decode_values(const ColChunkRef *ref, const char *raw,
 }
 
 void
-col_chunk_decode_value(const ColChunkRef *ref, const char *raw,
+col_chunk_decode_value(const ColChunkRef *ref, char *raw,
 					   uint32 rawlen, uint32 nrows, uint32 row,
 					   ValueWalk *walk, Datum *value, bool *isnull)
 {
@@ -320,6 +347,13 @@ col_chunk_decode_value(const ColChunkRef *ref, const char *raw,
 			problem = packed_decode_row(raw, rawlen, &type, nrows, row, value,
 										isnull);
 			break;
+#ifdef HAVE_SCALED_NUMERIC
+		case CHUNK_ENCODING_DECIMAL:
+			problem = packed_decimal_decode_row(raw, rawlen, nrows, row,
+												raw + MAXALIGN(rawlen),
+												value, isnull);
+			break;
+#endif
 		default:
 			problem = value_decode_row(raw, rawlen, &type, nrows, row, walk,
 									   value, isnull);

@@ -61,15 +61,19 @@ extern void col_chunk_frames(const ColChunkRef *ref, FrameDirectory *frames);
 
 /*
  * Reads frame i (its bytes into stored) and produces its value layout in
- * raw, decompressed and delta-decoded; returns its length.
+ * raw, decompressed and delta-decoded, followed by room for the values its
+ * decoder makes; returns the layout's length.
  */
 extern uint32 col_chunk_read_frame(const ColChunkRef *ref,
 								   const FrameDirectory *frames, uint32 i,
 								   ColBuffer *stored,
 								   ColBuffer *raw);
 
-/* Decodes the nrows values of a frame's value layout (pointing into raw). */
-extern void col_chunk_decode_values(const ColChunkRef *ref, const char *raw,
+/*
+ * Decodes the nrows values of a frame's value layout (pointing into raw,
+ * which holds the room col_chunk_read_frame leaves after the layout).
+ */
+extern void col_chunk_decode_values(const ColChunkRef *ref, char *raw,
 									uint32 rawlen, uint32 nrows,
 									Datum *values, bool *isnull);
 
@@ -77,7 +81,7 @@ extern void col_chunk_decode_values(const ColChunkRef *ref, const char *raw,
  * Decodes only the value of row (within the frame) of a value layout, going
  * on from where walk (value_decode_row) stopped in the same layout.
  */
-extern void col_chunk_decode_value(const ColChunkRef *ref, const char *raw,
+extern void col_chunk_decode_value(const ColChunkRef *ref, char *raw,
 								   uint32 rawlen, uint32 nrows, uint32 row,
 								   ValueWalk *walk, Datum *value,
 								   bool *isnull);

@@ -507,6 +507,16 @@ encode_frame(ColWriter *w, int a, uint32 first, uint32 last, uint32 nulls,
 					  last - first);
 		return;
 	}
+#ifdef HAVE_SCALED_NUMERIC
+	if (encoding == CHUNK_ENCODING_DECIMAL)
+	{
+		/* the chunk was checked: a frame of it holds packed decimals */
+		if (!packed_decimal_encode(raw, w->values[a] + first,
+								   w->isnull[a] + first, last - first))
+			elog(ERROR, "frame of a packed-decimal chunk holds other values");
+		return;
+	}
+#endif
 	value_encode(raw, &type, w->values[a] + first, w->isnull[a] + first,
 				 last - first);
 	if (encoding == CHUNK_ENCODING_DELTA)
@@ -731,40 +741,83 @@ integer_like(Form_pg_attribute attr)
 }
 
 /*
- * Packed integers may take this much more than differences, compressed:
- * a fetch by TID reads a packed value by arithmetic, and a scan unpacks it
- * without an entropy decoder.  Differences win by far only on values that
- * wrap around in a pattern (a counter modulo something, ids of rows sorted
- * by such a counter), which the codec sees repeat and packing does not.
+ * Packed values may take this much more than the other encoding,
+ * compressed: a fetch by TID reads a packed value by arithmetic, and a scan
+ * unpacks it without an entropy decoder.  Differences win by far only on
+ * values that wrap around in a pattern (a counter modulo something, ids of
+ * rows sorted by such a counter), which the codec sees repeat and packing
+ * does not; plain numerics on few distinct values.
  */
 #define PACKED_MAX_GROWTH		1.25
 #define PACKED_SLACK_BYTES		64
 
 /*
- * How integer-like column a is encoded in this stripe: its first chunk
- * group is encoded both ways, as a column without a dictionary would be,
- * and packed integers win unless they take more than PACKED_MAX_GROWTH
- * times the bytes of the differences.
+ * Whether rows [start, end) of numeric column a can be packed decimals
+ * (codec/packed_encoding.h).
  */
-static int
-integer_encoding(ColWriter *w, int a, uint32 group_limit, const Codec *codec)
+static bool
+decimal_chunk(ColWriter *w, int a, uint32 start, uint32 end)
+{
+#ifdef HAVE_SCALED_NUMERIC
+	return storage_engine_enable_packed_encoding &&
+		TupleDescAttr(w->tupdesc, a)->atttypid == NUMERICOID &&
+		packed_decimal_ok(w->values[a] + start, w->isnull[a] + start,
+						  end - start);
+#else
+	return false;
+#endif
+}
+
+/*
+ * Whether column a's first chunk group takes at most PACKED_MAX_GROWTH
+ * times the bytes packed (packed integers or decimals) as in the other
+ * encoding, encoded as a column without a dictionary would be.
+ */
+static bool
+packed_pays(ColWriter *w, int a, uint32 group_limit, const Codec *codec,
+			int packed, int other)
 {
 	ColumnFraming framing = {NULL, FRAME_TARGET_RAW_BYTES, NULL, 0};
 	uint32		end = Min(group_limit, w->nrows);
-	StringInfoData packed;
-	StringInfoData delta;
+	StringInfoData packed_bytes;
+	StringInfoData other_bytes;
 	bool		pays;
 
-	if (!storage_engine_enable_packed_encoding)
-		return CHUNK_ENCODING_DELTA;
-	initStringInfo(&packed);
-	initStringInfo(&delta);
-	encode_chunk(w, a, 0, end, CHUNK_ENCODING_PACKED, codec, framing, &packed);
-	encode_chunk(w, a, 0, end, CHUNK_ENCODING_DELTA, codec, framing, &delta);
-	pays = packed.len <= delta.len * PACKED_MAX_GROWTH + PACKED_SLACK_BYTES;
-	pfree(packed.data);
-	pfree(delta.data);
-	return pays ? CHUNK_ENCODING_PACKED : CHUNK_ENCODING_DELTA;
+	initStringInfo(&packed_bytes);
+	initStringInfo(&other_bytes);
+	encode_chunk(w, a, 0, end, packed, codec, framing, &packed_bytes);
+	encode_chunk(w, a, 0, end, other, codec, framing, &other_bytes);
+	pays = packed_bytes.len <=
+		other_bytes.len * PACKED_MAX_GROWTH + PACKED_SLACK_BYTES;
+	pfree(packed_bytes.data);
+	pfree(other_bytes.data);
+	return pays;
+}
+
+/*
+ * How column a's chunks of this stripe are encoded, as its first chunk
+ * group decides: integer-like columns packed or as differences, numeric
+ * ones packed decimals when they can be and pay, variable-length ones of
+ * few distinct values with a dictionary, the rest plain.  Chunks after the
+ * first are checked again (dictionaries, decimals) when written.
+ */
+static int
+column_encoding(ColWriter *w, int a, uint32 group_limit, const Codec *codec)
+{
+	uint32		end = Min(group_limit, w->nrows);
+	int			other;
+
+	if (integer_like(TupleDescAttr(w->tupdesc, a)))
+		return storage_engine_enable_packed_encoding &&
+			packed_pays(w, a, group_limit, codec, CHUNK_ENCODING_PACKED,
+						CHUNK_ENCODING_DELTA) ?
+			CHUNK_ENCODING_PACKED : CHUNK_ENCODING_DELTA;
+	other = dict_chunk(w, a, 0, end) ? CHUNK_ENCODING_DICT :
+		CHUNK_ENCODING_PLAIN;
+	if (decimal_chunk(w, a, 0, end) &&
+		packed_pays(w, a, group_limit, codec, CHUNK_ENCODING_DECIMAL, other))
+		return CHUNK_ENCODING_DECIMAL;
+	return other;
 }
 
 typedef struct StripeSortState
@@ -927,13 +980,7 @@ col_writer_flush(ColWriter *w, Relation rel)
 	for (a = 0; a < natts; a++)
 	{
 		CHECK_FOR_INTERRUPTS();
-		/* the first chunk group decides; dictionary chunks are checked each */
-		if (integer_like(TupleDescAttr(w->tupdesc, a)))
-			encodings[a] = integer_encoding(w, a, group_limit, codec);
-		else if (dict_chunk(w, a, 0, Min(group_limit, w->nrows)))
-			encodings[a] = CHUNK_ENCODING_DICT;
-		else
-			encodings[a] = CHUNK_ENCODING_PLAIN;
+		encodings[a] = column_encoding(w, a, group_limit, codec);
 		framings[a] = column_framing(w, a, group_limit, encodings[a], codec,
 									 &stream, &stripe.attr_dict_offset[a]);
 	}
@@ -958,8 +1005,9 @@ col_writer_flush(ColWriter *w, Relation rel)
 			for (r = start; r < end; r++)
 				c->null_count += w->isnull[a][r] ? 1 : 0;
 			c->encoding = encodings[a];
-			if (c->encoding == CHUNK_ENCODING_DICT && g > 0 &&
-				!dict_chunk(w, a, start, end))
+			if (g > 0 &&
+				((c->encoding == CHUNK_ENCODING_DICT && !dict_chunk(w, a, start, end)) ||
+				 (c->encoding == CHUNK_ENCODING_DECIMAL && !decimal_chunk(w, a, start, end))))
 				c->encoding = CHUNK_ENCODING_PLAIN;
 			c->codec = codec->id;
 			if (g == 0 && framings[a].first_chunk != NULL)

@@ -2667,7 +2667,7 @@ fuzz_zstd_dict(const uint8 *data, size_t len)
 }
 
 /* ----------------------------------------------------------------
- * numeric.scaled: numeric_to_scaled (src/vector/numeric_scaled.c) reads
+ * numeric.scaled: numeric_to_scaled (src/codec/numeric_format.c) reads
  * stored numerics, which come from disk, as scaled integers for the
  * aggregate kernels.  Inputs are numerics built from the input (short
  * and long forms, NaN and infinities, digits out of range, lengths cut
@@ -3456,6 +3456,326 @@ fuzz_packed_decode(const uint8 *data, size_t len)
 		stat_mutants_accepted++;
 }
 
+/*
+ * decimal.decode.  Input layout: scale, 24 bits of row count selector,
+ * null pattern and its argument, value pattern, an odd value's kind and
+ * row, mutation count, five bytes per mutation, then the bytes the values
+ * are made of.
+ *
+ * First numeric_write_scaled alone: a value it writes is numeric.c's own
+ * form (short, no zero digit at either end, zero without digits and
+ * positive) and numeric_to_scaled reads it back exactly.  Then frames of
+ * numerics of one scale made so (1- or 4-byte headers), in patterns as
+ * packed.decode's, sometimes with one odd value packed decimals cannot
+ * hold (another scale, NaN, a long form, a zero digit kept, beyond 64
+ * bits): packed_decimal_ok and packed_decimal_encode refuse exactly those
+ * (encode leaves the buffer untouched); an encoded frame decodes, whole
+ * and row by row, to numerics byte for byte as they were, each written in
+ * its row's place, and is refused one byte shorter or longer; a mutant is
+ * refused or decoded whole and row by row alike, without touching memory
+ * outside the buffers.
+ */
+#define DECIMAL_NONE_ODD 6
+
+/* Writes one odd numeric of the given kind at out; its length. */
+static size_t
+decimal_odd_value(uint32 kind, int scale, int64 m, uint8 *out)
+{
+	uint8		payload[40];
+	size_t		plen;
+	uint16		header;
+
+	switch (kind % DECIMAL_NONE_ODD)
+	{
+		case 0:
+			/* another scale */
+			plen = numeric_write_scaled(m, (scale + 1) % 39, (char *) out);
+			return plen;
+		case 1:
+			/* NaN */
+			header = 0xC000;
+			memcpy(payload, &header, 2);
+			plen = 2;
+			break;
+		case 2:
+			/* the long form of a short value: 0 x 10^-scale */
+			header = (uint16) scale;
+			memcpy(payload, &header, 2);
+			memset(payload + 2, 0, 2);
+			plen = 4;
+			break;
+		case 3:
+			{
+				/* a zero digit kept at the end: 1.0000 as two digits */
+				int16		d[2] = {1, 0};
+
+				header = (uint16) (0x8000 | (scale << 7));
+				memcpy(payload, &header, 2);
+				memcpy(payload + 2, d, 4);
+				plen = 6;
+				break;
+			}
+		case 4:
+			{
+				/* 10^24: beyond 64 bits */
+				int16		d = 1;
+
+				header = (uint16) (0x8000 | (scale << 7) | 6);
+				memcpy(payload, &header, 2);
+				memcpy(payload + 2, &d, 2);
+				plen = 4;
+				break;
+			}
+		default:
+			/* an infinity */
+			header = 0xD000;
+			memcpy(payload, &header, 2);
+			plen = 2;
+			break;
+	}
+	SET_VARSIZE_SHORT(out, plen + 1);
+	memcpy(out + 1, payload, plen);
+	return plen + 1;
+}
+
+/* Checks numeric_write_scaled on mantissa m and scale. */
+static void
+decimal_check_write(int64 m, int scale)
+{
+	char		out[NUMERIC_WRITE_MAX_SIZE + 8];
+	size_t		len;
+	uint16		header;
+	int			ndigits;
+	int128		back;
+	int			back_scale;
+
+	memset(out, 0x5A, sizeof(out));
+	len = numeric_write_scaled(m, scale, out);
+	FUZZ_CHECK(len <= NUMERIC_WRITE_MAX_SIZE && VARATT_IS_1B(out) &&
+			   VARSIZE_1B(out) == len && (uint8) out[len] == 0x5A,
+			   "numeric_write_scaled(%lld, %d) wrote %zu bytes", (long long) m, scale, len);
+	memcpy(&header, out + 1, 2);
+	ndigits = (int) (len - 3) / 2;
+	FUZZ_CHECK((header & 0xC000) == 0x8000 && ((header >> 7) & 0x3F) == scale,
+			   "numeric_write_scaled(%lld, %d): header %04x", (long long) m, scale, header);
+	if (ndigits > 0)
+	{
+		int16		first;
+		int16		last;
+
+		memcpy(&first, out + 3, 2);
+		memcpy(&last, out + len - 2, 2);
+		FUZZ_CHECK(first != 0 && last != 0,
+				   "numeric_write_scaled(%lld, %d): a zero digit at an end", (long long) m, scale);
+	}
+	else
+		FUZZ_CHECK(m == 0 && (header & 0x207F) == 0,
+				   "numeric_write_scaled(%lld, %d): no digits, header %04x", (long long) m, scale, header);
+	FUZZ_CHECK(numeric_to_scaled(PointerGetDatum(out), &back, &back_scale) &&
+			   back == m && back_scale == scale,
+			   "numeric_write_scaled(%lld, %d) reads back otherwise", (long long) m, scale);
+}
+
+static const char *
+decimal_guarded_decode(const uint8 *src, size_t srclen, uint32 expected,
+					   FuzzRng *rng)
+{
+	uint8	   *raw = fuzz_place_copy_maxaligned(&gb_src, src, srclen, rng_below(rng, 2));
+	Datum	   *values = (Datum *) fuzz_place(&gb_dst, (size_t) expected * sizeof(Datum),
+											  rng_below(rng, 2));
+	bool	   *isnull = (bool *) fuzz_place(&gb_dst2, expected, rng_below(rng, 2));
+	char	   *made = (char *) fuzz_place(&gb_chunk2, (size_t) expected * PACKED_DECIMAL_SIZE,
+										   rng_below(rng, 2));
+	char	   *made_row = (char *) chunk_saved_values;
+	const char *err;
+	uint32		row;
+
+	if (expected > 0)
+	{
+		memset(values, 0xA5, (size_t) expected * sizeof(Datum));
+		memset(isnull, 0xA5, expected);
+	}
+	err = packed_decimal_decode((const char *) raw, (uint32) srclen, expected,
+								made, values, isnull);
+	for (row = 0; row < expected; row++)
+	{
+		Datum		v;
+		bool		n;
+		const char *rerr = packed_decimal_decode_row((const char *) raw, (uint32) srclen,
+													 expected, row, made_row, &v, &n);
+
+		if (err == NULL)
+		{
+			FUZZ_CHECK(rerr == NULL, "packed_decimal_decode accepted the frame, packed_decimal_decode_row refused row %u: %s",
+					   row, rerr);
+			FUZZ_CHECK(n == isnull[row] &&
+					   (n || (DatumGetPointer(values[row]) == made + (size_t) row * PACKED_DECIMAL_SIZE &&
+							  DatumGetPointer(v) == made_row + (size_t) row * PACKED_DECIMAL_SIZE &&
+							  VARSIZE_1B(DatumGetPointer(v)) == VARSIZE_1B(DatumGetPointer(values[row])) &&
+							  memcmp(DatumGetPointer(v), DatumGetPointer(values[row]),
+									 VARSIZE_1B(DatumGetPointer(v))) == 0)),
+					   "packed_decimal_decode_row disagrees with packed_decimal_decode on row %u", row);
+		}
+		else if (rerr != NULL && rng_below(rng, 4) == 0)
+			break;
+	}
+	fuzz_check_aligned_gap(&gb_src, srclen, "frame");
+	fuzz_check_canaries(&gb_src, "frame");
+	fuzz_check_canaries(&gb_dst, "values");
+	fuzz_check_canaries(&gb_dst2, "isnull");
+	fuzz_check_canaries(&gb_chunk2, "decoded numerics");
+	FUZZ_CHECK(srclen == 0 || memcmp(raw, src, srclen) == 0,
+			   "packed_decimal_decode modified its input");
+	return err;
+}
+
+static void
+fuzz_decimal_decode(const uint8 *data, size_t len)
+{
+	FuzzReader	r = {data, len};
+	FuzzRng		rng;
+	int			scale = rd_u8(&r) % 39;
+	uint32		rowsel;
+	uint32		nullmode;
+	uint32		nullarg;
+	uint32		mode;
+	uint32		odd_kind;
+	uint32		odd_row;
+	uint64		start;
+	uint64		step;
+	uint32		noise_bits;
+	uint64		wrap;
+	int			nmut;
+	FuzzReader	mut;
+	uint32		count;
+	bool		has_odd = false;
+	StringInfoData buf;
+	const char *err;
+	size_t		enclen;
+	size_t		mlen;
+	uint32		i;
+
+	rowsel = rd_u8(&r);
+	rowsel |= rd_u16(&r) << 8;
+	nullmode = rd_u8(&r);
+	nullarg = rd_u8(&r);
+	mode = rd_u8(&r);
+	odd_kind = rd_u8(&r);
+	odd_row = rd_u16(&r);
+	start = (uint64) rd_u32(&r) << 32 | rd_u32(&r);
+	if (rd_u8(&r) & 1)
+		start = (uint64) (int64) (int32) start;
+	step = rd_u8(&r) & 1 ? (uint64) (int64) (int16) rd_u16(&r) :
+		(uint64) rd_u32(&r) << 32 | rd_u32(&r);
+	noise_bits = rd_u8(&r) % 65;
+	wrap = rd_u16(&r) % 200;
+	nmut = (int) (rd_u8(&r) % 9);
+	mut = r;
+	r.p += Min(r.left, (size_t) nmut * 5);
+	r.left -= Min(r.left, (size_t) nmut * 5);
+	mut.left = Min(mut.left, (size_t) nmut * 5);
+	rng_seed_from(&rng, data, len);
+
+	decimal_check_write((int64) start, scale);
+	decimal_check_write((int64) step, (scale * 7) % 39);
+	decimal_check_write(PG_INT64_MIN + (int64) (start % 3), scale);
+	decimal_check_write(PG_INT64_MAX - (int64) (step % 3), scale);
+
+	count = chunk_pick_rows(rowsel);
+	chunk_arena_used = 0;
+	for (i = 0; i < count; i++)
+	{
+		int64		m = (int64) packed_pattern_value(mode, start, step, noise_bits,
+													 wrap, 8, i, &r, &rng);
+		uint8	   *p = chunk_alloc(VARHDRSZ + NUMERIC_WRITE_MAX_SIZE + 8);
+		size_t		vlen;
+
+		chunk_orig_isnull[i] = chunk_row_null(nullmode, nullarg, i, &rng);
+		chunk_orig_values[i] = (Datum) 0;
+		if (chunk_orig_isnull[i] || p == NULL)
+		{
+			chunk_orig_isnull[i] = true;
+			continue;
+		}
+		if (odd_kind % 4 == 0 && i == odd_row % Max(count, 1))
+		{
+			vlen = decimal_odd_value(odd_kind / 4, scale, m, p);
+			has_odd = true;
+		}
+		else
+			vlen = numeric_write_scaled(m, scale, (char *) p);
+		/* the writer hands over 4-byte headers too */
+		if ((rd_u8(&r) & 3) == 0)
+		{
+			memmove(p + VARHDRSZ, p + 1, vlen - 1);
+			SET_VARSIZE(p, vlen - 1 + VARHDRSZ);
+		}
+		chunk_orig_values[i] = PointerGetDatum(p);
+	}
+	/* an odd value of another scale is odd only beside a value of this one */
+	if (has_odd && odd_kind / 4 % DECIMAL_NONE_ODD == 0)
+	{
+		uint32		present = 0;
+
+		for (i = 0; i < count; i++)
+			present += !chunk_orig_isnull[i];
+		has_odd = present > 1;
+	}
+
+	FUZZ_CHECK(packed_decimal_ok(chunk_orig_values, chunk_orig_isnull, count) == !has_odd,
+			   "packed_decimal_ok: %s a frame %s an odd value", has_odd ? "accepted" : "refused",
+			   has_odd ? "with" : "without");
+	initStringInfo(&buf);
+	FUZZ_CHECK(packed_decimal_encode(&buf, chunk_orig_values, chunk_orig_isnull, count) == !has_odd &&
+			   (!has_odd || buf.len == 0),
+			   "packed_decimal_encode disagrees with packed_decimal_ok");
+	if (has_odd)
+	{
+		pfree(buf.data);
+		return;
+	}
+	enclen = buf.len;
+	FUZZ_CHECK(enclen <= FUZZ_MAX_COMP, "frame of %zu bytes is too big for the harness", enclen);
+	memcpy(scratch_comp, buf.data, enclen);
+	pfree(buf.data);
+
+	/* The round trip, whole and row by row: byte for byte, short headers. */
+	err = decimal_guarded_decode(scratch_comp, enclen, count, &rng);
+	FUZZ_CHECK(err == NULL, "scale %d: valid frame of %u rows refused: %s", scale, count, err);
+	for (i = 0; i < count; i++)
+	{
+		bool		isnull = ((const bool *) gb_dst2.ptr)[i];
+		Datum		v = ((const Datum *) gb_dst.ptr)[i];
+
+		FUZZ_CHECK(isnull == chunk_orig_isnull[i], "scale %d: row %u: NULL flag lost", scale, i);
+		FUZZ_CHECK(isnull ||
+				   (VARATT_IS_1B(DatumGetPointer(v)) &&
+					VARSIZE_ANY_EXHDR(DatumGetPointer(v)) ==
+					VARSIZE_ANY_EXHDR(DatumGetPointer(chunk_orig_values[i])) &&
+					memcmp(VARDATA_ANY(DatumGetPointer(v)),
+						   VARDATA_ANY(DatumGetPointer(chunk_orig_values[i])),
+						   VARSIZE_ANY_EXHDR(DatumGetPointer(v))) == 0),
+				   "scale %d: row %u: value changed in the round trip", scale, i);
+	}
+	err = decimal_guarded_decode(scratch_comp, enclen - 1, count, &rng);
+	FUZZ_CHECK(err != NULL, "scale %d: frame accepted without its last byte", scale);
+	memcpy(scratch_ext, scratch_comp, enclen);
+	scratch_ext[enclen] = (uint8) rng_next(&rng);
+	err = decimal_guarded_decode(scratch_ext, enclen + 1, count, &rng);
+	FUZZ_CHECK(err != NULL, "scale %d: frame accepted with a byte appended", scale);
+	stat_roundtrips++;
+
+	if (nmut == 0)
+		return;
+	memcpy(scratch_mut, scratch_comp, enclen);
+	mlen = enclen;
+	fuzz_mutate(&mut, nmut, scratch_mut, &mlen, scratch_comp, enclen, NULL, 0);
+	stat_mutants++;
+	if (decimal_guarded_decode(scratch_mut, mlen, count, &rng) == NULL &&
+		(mlen != enclen || memcmp(scratch_mut, scratch_comp, enclen) != 0))
+		stat_mutants_accepted++;
+}
+
 static const FuzzTarget fuzz_targets[] = {
 	{"none.roundtrip", fuzz_none_roundtrip, fuzz_none_enabled},
 	{"none.decode", fuzz_none_decode, fuzz_none_enabled},
@@ -3475,6 +3795,7 @@ static const FuzzTarget fuzz_targets[] = {
 	{"distinct.merge", fuzz_distinct_merge, NULL},
 	{"dict.decode", fuzz_dict_decode, NULL},
 	{"packed.decode", fuzz_packed_decode, NULL},
+	{"decimal.decode", fuzz_decimal_decode, NULL},
 };
 
 #define FUZZ_TARGET_COUNT lengthof(fuzz_targets)

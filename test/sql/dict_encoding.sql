@@ -26,7 +26,8 @@ CREATE TABLE enc_col (LIKE enc_heap) USING colcompress
 INSERT INTO enc_col SELECT * FROM enc_heap;
 
 -- which columns' chunks are dictionary-encoded (2): not the one of 10,000
--- distinct values per chunk, not the integers (packed, 3)
+-- distinct values per chunk, not the integers (packed, 3) nor the numerics
+-- of one scale (packed decimals, 4)
 SELECT a.attname, array_agg(DISTINCT c.encoding) AS encodings
   FROM engine.chunk c
   JOIN pg_attribute a ON a.attrelid = 'enc_col'::regclass AND a.attnum = c.attr_num
