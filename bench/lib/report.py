@@ -9,6 +9,7 @@ import csv
 import json
 import math
 
+from . import runner
 from .kinds import ALL_KINDS, HEAP
 
 MIB = 1024 * 1024
@@ -276,7 +277,10 @@ def write_summary(out, meta: dict, res, modes, charts: dict) -> None:
          f"| server settings | shared_buffers {s['shared_buffers']}, work_mem {s['work_mem']}, "
          f"max_parallel_workers {s['max_parallel_workers']} |",
          f"| modes | {mode_lines} |",
-         f"| timing | {meta['runs']} run(s) after 1 warm-up, median; results checked against heap first |",
+         f"| timing | {meta['runs']} run(s) after 1 warm-up"
+         + (f" (queries under {runner.SHORT_MS:g} ms: until {runner.SHORT_BUDGET_MS:g} ms of runs, at most {runner.SHORT_MAX_RUNS})"
+            if meta['runs'] >= 3 else "")
+         + ", median; results checked against heap first |",
          f"| command | `{meta['command']}` |", ""]
     for suite, heading in (("events", f"events — {meta.get('events_rows') or 0:,} rows"),
                            ("tpch", f"TPC-H — SF {meta.get('tpch_sf')}")):

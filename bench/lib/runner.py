@@ -102,7 +102,8 @@ def run_queries(suite: str, queries, targets, modes, runs: int, references: dict
         for t in targets:
             t.set_mode(mode)
         progress.log(f"== {suite}: {len(queries)} queries, mode {mode.name}, "
-                     f"{len(targets)} target(s), 1 warm-up + {runs} run(s) each")
+                     f"{len(targets)} target(s), 1 warm-up + {runs} run(s) each"
+                     + (" (more for short queries)" if runs >= 3 else ""))
         for q in queries:
             cells = []
             for t in targets:
@@ -134,6 +135,25 @@ def _run_one(suite, mode, q, t, runs, references, results) -> Timing:
         raise
 
 
+# Sub-millisecond lookups vary by a factor of two from run to run, so a
+# median of three says little: a measuring run (--runs 3 or more) repeats a
+# query faster than SHORT_MS until its timed runs add up to SHORT_BUDGET_MS,
+# at most SHORT_MAX_RUNS times, on every kind alike.
+SHORT_MS = 50.0
+SHORT_BUDGET_MS = 250.0
+SHORT_MAX_RUNS = 25
+
+
+def _wants_run(runs: int, times_ms: list) -> bool:
+    """Whether another timed run is due: `runs` of them, then more while
+    the query is short."""
+    n = len(times_ms)
+    if n < runs:
+        return True
+    return (runs >= 3 and n < SHORT_MAX_RUNS and sorted(times_ms)[n // 2] < SHORT_MS
+            and sum(times_ms) < SHORT_BUDGET_MS)
+
+
 def _measure(tm, sql, where, slow_key, q, t, runs, references, results) -> Timing:
     if slow_key in results.timed_out:
         tm.status, tm.note = "timeout", "skipped: exceeded --query-timeout earlier on this kind"
@@ -163,7 +183,7 @@ def _measure(tm, sql, where, slow_key, q, t, runs, references, results) -> Timin
             results.failures.append(f"MISMATCH {where}: {diff}")
             progress.log(f"  !! RESULT MISMATCH {where}: {diff}")
             return tm
-    for _ in range(runs):
+    while _wants_run(runs, tm.times_ms):
         t0 = time.perf_counter()
         try:
             t.run(sql, fetch=False)
