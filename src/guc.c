@@ -26,6 +26,7 @@ bool		storage_engine_enable_vectorized_filter = true;
 bool		storage_engine_enable_dictionary_encoding = true;
 bool		storage_engine_enable_packed_encoding = true;
 double		storage_engine_vacuum_rewrite_threshold = 0.1;
+int			storage_engine_max_parallel_participants = 0;
 int			storage_engine_dictionary_cache_size = 16384;
 
 void
@@ -86,6 +87,11 @@ guc_define(void)
 							 "VACUUM writes the live rows again and frees the old stripe or batch once no snapshot reads it; 1 turns rewriting off.",
 							 &storage_engine_vacuum_rewrite_threshold, 0.1, 0.0, 1.0,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("storage_engine.max_parallel_participants",
+							"Most processes a parallel scan of ours plans: its workers and the leader, when it takes part.",
+							"Our scans are bound by decompression, not I/O, so participants beyond the machine's cores only take turns on them, and each costs a process start.  0: the number of cores.",
+							&storage_engine_max_parallel_participants, 0, 0, 1024,
+							PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("storage_engine.dictionary_cache_size",
 							"Memory each session keeps compression dictionaries in, once loaded.",
 							"Frames compressed with a stripe's or batch's zstd dictionary need it loaded; the least recently used are dropped to stay within this size.",

@@ -27,6 +27,7 @@
 #include "compat/compat.h"
 
 #include <math.h>
+#include <unistd.h>
 
 #include "access/sysattr.h"
 #include "access/table.h"
@@ -404,6 +405,30 @@ has_prunable_clause(RelOptInfo *rel, Relation relation)
 	return false;
 }
 
+/*
+ * workers, cut to leave no more participants (the workers, and the leader
+ * when it takes part) than storage_engine.max_parallel_participants, by
+ * default the machine's cores.  Our scans are bound by decompression: on two
+ * cores a leader and two workers scanned 10-15% slower than a leader and
+ * one, each process also costing its start.
+ */
+static int
+cap_workers(int workers)
+{
+	static long cores = 0;
+	long		participants = storage_engine_max_parallel_participants;
+
+	if (participants == 0)
+	{
+		if (cores == 0)
+			cores = Max(sysconf(_SC_NPROCESSORS_ONLN), 1);
+		participants = cores;
+	}
+	if (parallel_leader_participation)
+		participants--;
+	return (int) Max(Min((long) workers, participants), 0);
+}
+
 /* Workers a parallel scan of rel by one of our custom scans gets; 0: none. */
 static int
 parallel_scan_workers(RelOptInfo *rel)
@@ -411,8 +436,8 @@ parallel_scan_workers(RelOptInfo *rel)
 	if (!rel->consider_parallel || !storage_engine_enable_parallel_execution ||
 		rel->lateral_relids != NULL)
 		return 0;
-	return compute_parallel_worker(rel, rel->pages, -1,
-								   max_parallel_workers_per_gather);
+	return cap_workers(compute_parallel_worker(rel, rel->pages, -1,
+											   max_parallel_workers_per_gather));
 }
 
 /*
@@ -430,8 +455,9 @@ parallel_scan_workers_for(Relation relation)
 	rel = makeNode(RelOptInfo);
 	rel->reloptkind = RELOPT_BASEREL;
 	rel->rel_parallel_workers = -1;
-	return compute_parallel_worker(rel, RelationGetNumberOfBlocks(relation), -1,
-								   max_parallel_workers_per_gather);
+	return cap_workers(compute_parallel_worker(rel,
+											   RelationGetNumberOfBlocks(relation),
+											   -1, max_parallel_workers_per_gather));
 }
 
 /*

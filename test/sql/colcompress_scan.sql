@@ -156,6 +156,21 @@ SET parallel_setup_cost = 10;
 EXPLAIN (COSTS OFF) SELECT count(*), sum(num) FROM sc_col WHERE id = 7500;
 EXPLAIN (COSTS OFF) SELECT count(*), sum(num) FROM sc_col WHERE id > 5000;
 RESET parallel_setup_cost;
+-- no more participants than storage_engine.max_parallel_participants (0,
+-- the default, the machine's cores; test/regress.conf sets 3): two leave
+-- one worker beside the leader, one leaves the scan serial; a leader that
+-- does not take part leaves both places to workers
+SET parallel_setup_cost = 0;
+SET storage_engine.max_parallel_participants = 2;
+EXPLAIN (COSTS OFF) SELECT count(*), sum(num) FROM sc_col WHERE id > 5000;
+SELECT check_query('SELECT count(*), sum(num), min(t) FROM sc_col WHERE id > 5000');
+SET parallel_leader_participation = off;
+EXPLAIN (COSTS OFF) SELECT count(*), sum(num) FROM sc_col WHERE id > 5000;
+RESET parallel_leader_participation;
+SET storage_engine.max_parallel_participants = 1;
+EXPLAIN (COSTS OFF) SELECT count(*), sum(num) FROM sc_col WHERE id > 5000;
+RESET storage_engine.max_parallel_participants;
+RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
