@@ -48,9 +48,9 @@
  * every scan decodes every frame, and decompressing a column in 4 kB frames
  * took 80% longer than in 64 kB frames, in 16 kB frames 23% longer (a
  * rowcompress batch's frames, whole rows, end at 8 kB: row_writer.c).  The
- * exception is entropy-bound data, which decodes as fast in 4 kB frames
- * (col_writer.c, COL_SHORT_FRAME_MAX_RATIO).  A
- * writer tries
+ * exceptions are entropy-bound data, which decodes as fast in 4 kB frames,
+ * and narrow data, which takes few bytes more in them (col_writer.c,
+ * column_framing).  A writer tries
  * them on part of its data against long frames without a dictionary and
  * keeps them when frames_dict_pays; otherwise long frames and no
  * dictionary.  Some data compresses much better in long frames (values
@@ -72,15 +72,16 @@
 
 /*
  * Short frames pay when they and their share of the dictionary take at
- * most max_growth times the bytes of long frames (the writers say how much
- * size they trade, and why).  Size is what the tables are for, but a few
- * percent buys fetches by TID two to three times faster (measured in
- * docs/storage-format.md and docs/rowcompress-format.md).
+ * most max_growth times the bytes of long frames, plus slack bytes (the
+ * writers say how much size they trade, and why).  Size is what the tables
+ * are for, but a few percent buys fetches by TID two to three times faster
+ * (measured in docs/storage-format.md and docs/rowcompress-format.md).
  */
 static inline bool
-frames_dict_pays(double short_bytes, double long_bytes, double max_growth)
+frames_dict_pays(double short_bytes, double long_bytes, double max_growth,
+				 double slack)
 {
-	return short_bytes <= long_bytes * max_growth;
+	return short_bytes <= long_bytes * max_growth + slack;
 }
 
 /*

@@ -479,7 +479,7 @@ frame_batch(RowWriter *w, const Codec *codec, StringInfo stored, char **dict,
 			   ROW_FRAME_DICT_TARGET_RAW_BYTES);
 	if (frames_dict_pays(frames_size(&candidate) +
 						 (double) *dictlen * (off - ROW_BATCH_HEADER_SIZE) / total,
-						 frames_size(&fw), ROW_DICT_MAX_GROWTH))
+						 frames_size(&fw), ROW_DICT_MAX_GROWTH, 0))
 	{
 		pfree(fw.entries.data);
 		pfree(fw.data.data);
