@@ -459,15 +459,11 @@ decode_row(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 	problem = packed_layout(raw, rawlen, type, expected_count, &l);
 	if (problem != NULL)
 		return problem;
-	if (row >= expected_count)
-		return "row past the end of the chunk";
 	*value = (Datum) 0;
-	*isnull = l.bitmap != NULL && (l.bitmap[row / 8] & (1 << (row % 8))) == 0;
-	if (*isnull)
-		return NULL;
-	present = l.bitmap == NULL ? row : value_present_between(l.bitmap, 0, row);
-	if (present >= expected_count - l.null_count)
-		return "null bitmap disagrees with the null count";
+	problem = value_row_position(l.bitmap, l.null_count, expected_count, row,
+								 isnull, &present);
+	if (problem != NULL || *isnull)
+		return problem;
 	*value = row_value(&l, type, row, present, made);
 	return NULL;
 }

@@ -432,6 +432,22 @@ value_present_between(const uint8 *bitmap, uint32 from, uint32 to)
 }
 
 const char *
+value_row_position(const uint8 *bitmap, uint32 null_count,
+				   uint32 expected_count, uint32 row, bool *isnull,
+				   uint32 *present)
+{
+	if (row >= expected_count)
+		return "row past the end of the chunk";
+	*isnull = bitmap != NULL && (bitmap[row / 8] & (1 << (row % 8))) == 0;
+	if (*isnull)
+		return NULL;
+	*present = bitmap == NULL ? row : value_present_between(bitmap, 0, row);
+	if (*present >= expected_count - null_count)
+		return "null bitmap disagrees with the null count";
+	return NULL;
+}
+
+const char *
 value_decode_row(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 				 uint32 expected_count, uint32 row, ValueWalk *walk,
 				 Datum *value, bool *isnull)

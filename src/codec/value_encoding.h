@@ -121,6 +121,28 @@ extern const char *value_decode_header(const char *raw, uint32 rawlen,
 extern uint32 value_present_between(const uint8 *bitmap, uint32 from,
 									uint32 to);
 
+/*
+ * Where row (0-based) of a chunk of expected_count rows stands, by the
+ * null_count and bitmap value_decode_header gives: *isnull, and when it
+ * holds a value, *present, the values stored before it (one per non-NULL
+ * row).  For layouts that store one code or value per non-NULL row.
+ * Returns NULL, or what is wrong.
+ */
+extern const char *value_row_position(const uint8 *bitmap, uint32 null_count,
+									  uint32 expected_count, uint32 row,
+									  bool *isnull, uint32 *present);
+
+/*
+ * Where row (0-based) of a chunk of expected_count rows stands, by the
+ * null_count and bitmap value_decode_header gives: *isnull, and when it
+ * holds a value, *present, the values stored before it (one per non-NULL
+ * row).  For layouts that store one code or value per non-NULL row.
+ * Returns NULL, or what is wrong.
+ */
+extern const char *value_row_position(const uint8 *bitmap, uint32 null_count,
+									  uint32 expected_count, uint32 row,
+									  bool *isnull, uint32 *present);
+
 /* Offset of the values in a chunk of count rows with null_count NULLs. */
 static inline Size
 chunk_values_start(uint32 count, uint32 null_count)

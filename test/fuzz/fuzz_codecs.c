@@ -3069,9 +3069,37 @@ fuzz_distinct_merge(const uint8 *data, size_t len)
  * guarded buffers: no crash, no access outside them, and when accepted,
  * every row decoded alone as in the whole decode.
  */
+/*
+ * A frame encoding's two decoders, whole and row by row, as dict_decode and
+ * dict_decode_row take their arguments.
+ */
+typedef const char *(*FrameDecode) (const char *raw, uint32 rawlen,
+									const ValueTypeInfo *type,
+									uint32 expected_count, Datum *values,
+									bool *isnull);
+typedef const char *(*FrameDecodeRow) (const char *raw, uint32 rawlen,
+									   const ValueTypeInfo *type,
+									   uint32 expected_count, uint32 row,
+									   Datum *value, bool *isnull);
+
+typedef struct FrameEncoding
+{
+	const char *name;
+	FrameDecode decode;
+	FrameDecodeRow decode_row;
+} FrameEncoding;
+
+/*
+ * Decodes the srclen bytes at src as a frame of expected rows of type t, in
+ * guarded buffers, whole and row by row: when the whole decode accepts
+ * them, every row decoded alone must agree with it; nothing may be touched
+ * outside the buffers, nor the input changed.  The whole decode's verdict;
+ * its values and NULL flags are left in gb_dst and gb_dst2.
+ */
 static const char *
-dict_guarded_decode(const ValueTypeInfo *t, const uint8 *src, size_t srclen,
-					uint32 expected, FuzzRng *rng)
+frame_guarded_decode(const FrameEncoding *enc, const ValueTypeInfo *t,
+					 const uint8 *src, size_t srclen, uint32 expected,
+					 FuzzRng *rng)
 {
 	uint8	   *raw = fuzz_place_copy_maxaligned(&gb_src, src, srclen, rng_below(rng, 2));
 	Datum	   *values = (Datum *) fuzz_place(&gb_dst, (size_t) expected * sizeof(Datum),
@@ -3085,21 +3113,22 @@ dict_guarded_decode(const ValueTypeInfo *t, const uint8 *src, size_t srclen,
 		memset(values, 0xA5, (size_t) expected * sizeof(Datum));
 		memset(isnull, 0xA5, expected);
 	}
-	err = dict_decode((const char *) raw, (uint32) srclen, t, expected, values,
+	err = enc->decode((const char *) raw, (uint32) srclen, t, expected, values,
 					  isnull);
 	for (row = 0; row < expected; row++)
 	{
 		Datum		v;
 		bool		n;
-		const char *rerr = dict_decode_row((const char *) raw, (uint32) srclen,
+		const char *rerr = enc->decode_row((const char *) raw, (uint32) srclen,
 										   t, expected, row, &v, &n);
 
 		if (err == NULL)
 		{
-			FUZZ_CHECK(rerr == NULL, "dict_decode accepted the frame, dict_decode_row refused row %u: %s",
-					   row, rerr);
-			FUZZ_CHECK(n == isnull[row] && (n || v == values[row]),
-					   "dict_decode_row disagrees with dict_decode on row %u", row);
+			FUZZ_CHECK(rerr == NULL, "%s: the frame was accepted whole, row %u refused: %s",
+					   enc->name, row, rerr);
+			FUZZ_CHECK(n == isnull[row] && (n || chunk_values_equal(t, v, values[row])),
+					   "%s: row %u decoded alone differs from the whole decode",
+					   enc->name, row);
 		}
 		else if (rerr != NULL && rng_below(rng, 4) == 0)
 			break;
@@ -3109,9 +3138,64 @@ dict_guarded_decode(const ValueTypeInfo *t, const uint8 *src, size_t srclen,
 	fuzz_check_canaries(&gb_dst, "values");
 	fuzz_check_canaries(&gb_dst2, "isnull");
 	FUZZ_CHECK(srclen == 0 || memcmp(raw, src, srclen) == 0,
-			   "dict_decode modified its input");
+			   "%s: the decoder modified its input", enc->name);
 	return err;
 }
+
+/*
+ * What every frame encoding's target checks of a valid frame of count rows
+ * (chunk_orig_values, chunk_orig_isnull) of type t, encoded into buf: it
+ * decodes, whole and row by row, to the rows, and is refused one byte
+ * shorter or longer; then a mutant of it (nmut mutations drawn from mut,
+ * splicing bytes of arena) is decoded in guarded buffers.
+ */
+static void
+frame_check_encoded(const FrameEncoding *enc, const ValueTypeInfo *t,
+					StringInfo buf, uint32 count, FuzzReader *mut, int nmut,
+					const uint8 *arena, size_t arena_used, FuzzRng *rng)
+{
+	size_t		enclen = buf->len;
+	size_t		mlen;
+	const char *err;
+	uint32		i;
+
+	FUZZ_CHECK(enclen <= FUZZ_MAX_COMP, "frame of %zu bytes is too big for the harness", enclen);
+	memcpy(scratch_comp, buf->data, enclen);
+	pfree(buf->data);
+
+	err = frame_guarded_decode(enc, t, scratch_comp, enclen, count, rng);
+	FUZZ_CHECK(err == NULL, "%s: valid frame of %u rows refused: %s",
+			   enc->name, count, err);
+	for (i = 0; i < count; i++)
+	{
+		bool		isnull = ((const bool *) gb_dst2.ptr)[i];
+		Datum		v = ((const Datum *) gb_dst.ptr)[i];
+
+		FUZZ_CHECK(isnull == chunk_orig_isnull[i], "%s: row %u: NULL flag lost", enc->name, i);
+		FUZZ_CHECK(isnull || chunk_values_equal(t, v, chunk_orig_values[i]),
+				   "%s: row %u: value changed in the round trip", enc->name, i);
+	}
+	err = frame_guarded_decode(enc, t, scratch_comp, enclen - 1, count, rng);
+	FUZZ_CHECK(err != NULL, "%s: frame accepted without its last byte", enc->name);
+	memcpy(scratch_ext, scratch_comp, enclen);
+	scratch_ext[enclen] = (uint8) rng_next(rng);
+	err = frame_guarded_decode(enc, t, scratch_ext, enclen + 1, count, rng);
+	FUZZ_CHECK(err != NULL, "%s: frame accepted with a byte appended", enc->name);
+	stat_roundtrips++;
+
+	if (nmut == 0)
+		return;
+	memcpy(scratch_mut, scratch_comp, enclen);
+	mlen = enclen;
+	fuzz_mutate(mut, nmut, scratch_mut, &mlen, scratch_comp, enclen, arena,
+				arena_used);
+	stat_mutants++;
+	if (frame_guarded_decode(enc, t, scratch_mut, mlen, count, rng) == NULL &&
+		(mlen != enclen || memcmp(scratch_mut, scratch_comp, enclen) != 0))
+		stat_mutants_accepted++;
+}
+
+static const FrameEncoding dict_frames = {"dict", dict_decode, dict_decode_row};
 
 static void
 fuzz_dict_decode(const uint8 *data, size_t len)
@@ -3133,9 +3217,6 @@ fuzz_dict_decode(const uint8 *data, size_t len)
 	uint32		distinct;
 	StringInfoData buf;
 	bool		encoded;
-	const char *err;
-	size_t		enclen;
-	size_t		mlen;
 	uint32		i;
 
 	rowsel |= rd_u16(&r) << 8;
@@ -3175,42 +3256,8 @@ fuzz_dict_decode(const uint8 *data, size_t len)
 		pfree(buf.data);
 		return;
 	}
-	enclen = buf.len;
-	FUZZ_CHECK(enclen <= FUZZ_MAX_COMP, "frame of %zu bytes is too big for the harness", enclen);
-	memcpy(scratch_comp, buf.data, enclen);
-	pfree(buf.data);
-
-	/* The round trip, whole and row by row. */
-	err = dict_guarded_decode(&t, scratch_comp, enclen, count, &rng);
-	FUZZ_CHECK(err == NULL, "%s: valid frame of %u rows, %u distinct, refused: %s",
-			   shape->name, count, distinct, err);
-	for (i = 0; i < count; i++)
-	{
-		bool		isnull = ((const bool *) gb_dst2.ptr)[i];
-		Datum		v = ((const Datum *) gb_dst.ptr)[i];
-
-		FUZZ_CHECK(isnull == chunk_orig_isnull[i], "%s: row %u: NULL flag lost", shape->name, i);
-		FUZZ_CHECK(isnull || chunk_values_equal(&t, v, chunk_orig_values[i]),
-				   "%s: row %u: value changed in the round trip", shape->name, i);
-	}
-	err = dict_guarded_decode(&t, scratch_comp, enclen - 1, count, &rng);
-	FUZZ_CHECK(err != NULL, "%s: frame accepted without its last byte", shape->name);
-	memcpy(scratch_ext, scratch_comp, enclen);
-	scratch_ext[enclen] = (uint8) rng_next(&rng);
-	err = dict_guarded_decode(&t, scratch_ext, enclen + 1, count, &rng);
-	FUZZ_CHECK(err != NULL, "%s: frame accepted with a byte appended", shape->name);
-	stat_roundtrips++;
-
-	if (nmut == 0)
-		return;
-	memcpy(scratch_mut, scratch_comp, enclen);
-	mlen = enclen;
-	fuzz_mutate(&mut, nmut, scratch_mut, &mlen, scratch_comp, enclen,
-				chunk_arena, chunk_arena_used);
-	stat_mutants++;
-	if (dict_guarded_decode(&t, scratch_mut, mlen, count, &rng) == NULL &&
-		(mlen != enclen || memcmp(scratch_mut, scratch_comp, enclen) != 0))
-		stat_mutants_accepted++;
+	frame_check_encoded(&dict_frames, &t, &buf, count, &mut, nmut, chunk_arena,
+						chunk_arena_used, &rng);
 }
 
 /*
@@ -3226,50 +3273,6 @@ fuzz_dict_decode(const uint8 *data, size_t len)
  * mutant of it is decoded in guarded buffers: no crash, no access outside
  * them, and when accepted, every row decoded alone as in the whole decode.
  */
-static const char *
-packed_guarded_decode(const ValueTypeInfo *t, const uint8 *src, size_t srclen,
-					  uint32 expected, FuzzRng *rng)
-{
-	uint8	   *raw = fuzz_place_copy_maxaligned(&gb_src, src, srclen, rng_below(rng, 2));
-	Datum	   *values = (Datum *) fuzz_place(&gb_dst, (size_t) expected * sizeof(Datum),
-											  rng_below(rng, 2));
-	bool	   *isnull = (bool *) fuzz_place(&gb_dst2, expected, rng_below(rng, 2));
-	const char *err;
-	uint32		row;
-
-	if (expected > 0)
-	{
-		memset(values, 0xA5, (size_t) expected * sizeof(Datum));
-		memset(isnull, 0xA5, expected);
-	}
-	err = packed_decode((const char *) raw, (uint32) srclen, t, expected,
-						values, isnull);
-	for (row = 0; row < expected; row++)
-	{
-		Datum		v;
-		bool		n;
-		const char *rerr = packed_decode_row((const char *) raw, (uint32) srclen,
-											 t, expected, row, &v, &n);
-
-		if (err == NULL)
-		{
-			FUZZ_CHECK(rerr == NULL, "packed_decode accepted the frame, packed_decode_row refused row %u: %s",
-					   row, rerr);
-			FUZZ_CHECK(n == isnull[row] && (n || v == values[row]),
-					   "packed_decode_row disagrees with packed_decode on row %u", row);
-		}
-		else if (rerr != NULL && rng_below(rng, 4) == 0)
-			break;
-	}
-	fuzz_check_aligned_gap(&gb_src, srclen, "frame");
-	fuzz_check_canaries(&gb_src, "frame");
-	fuzz_check_canaries(&gb_dst, "values");
-	fuzz_check_canaries(&gb_dst2, "isnull");
-	FUZZ_CHECK(srclen == 0 || memcmp(raw, src, srclen) == 0,
-			   "packed_decode modified its input");
-	return err;
-}
-
 /* Row i's value under pattern mode, as a 64-bit integer. */
 static uint64
 packed_pattern_value(uint32 mode, uint64 start, uint64 step, uint32 noise_bits,
@@ -3312,6 +3315,9 @@ packed_pattern_value(uint32 mode, uint64 start, uint64 step, uint32 noise_bits,
 	return v;
 }
 
+static const FrameEncoding packed_frames = {"packed", packed_decode,
+packed_decode_row};
+
 static void
 fuzz_packed_decode(const uint8 *data, size_t len)
 {
@@ -3331,9 +3337,6 @@ fuzz_packed_decode(const uint8 *data, size_t len)
 	FuzzReader	mut;
 	uint32		count;
 	StringInfoData buf;
-	const char *err;
-	size_t		enclen;
-	size_t		mlen;
 	uint32		present = 0;
 	uint32		i;
 
@@ -3387,11 +3390,6 @@ fuzz_packed_decode(const uint8 *data, size_t len)
 
 	initStringInfo(&buf);
 	packed_encode(&buf, &t, chunk_orig_values, chunk_orig_isnull, count);
-	enclen = buf.len;
-	FUZZ_CHECK(enclen <= FUZZ_MAX_COMP, "frame of %zu bytes is too big for the harness", enclen);
-	memcpy(scratch_comp, buf.data, enclen);
-	pfree(buf.data);
-
 	/* never more bits than the values' range (a constant frame of reference) */
 	{
 		int64		lo = 0;
@@ -3418,42 +3416,13 @@ fuzz_packed_decode(const uint8 *data, size_t len)
 		}
 		range = (uint64) hi - (uint64) lo;
 		bits = range == 0 ? 0 : pg_leftmost_one_pos64(range) + 1;
-		memcpy(&stored, scratch_comp + MAXALIGN(chunk_values_start(count, count - present)) +
+		memcpy(&stored, buf.data + MAXALIGN(chunk_values_start(count, count - present)) +
 			   2 * sizeof(int64), sizeof(uint32));
 		FUZZ_CHECK(stored <= bits, "%d-byte values of a %u-bit range packed in %u bits",
 				   t.typlen, bits, stored);
 	}
-
-	/* The round trip, whole and row by row. */
-	err = packed_guarded_decode(&t, scratch_comp, enclen, count, &rng);
-	FUZZ_CHECK(err == NULL, "int%d: valid frame of %u rows refused: %s",
-			   t.typlen, count, err);
-	for (i = 0; i < count; i++)
-	{
-		bool		isnull = ((const bool *) gb_dst2.ptr)[i];
-		Datum		v = ((const Datum *) gb_dst.ptr)[i];
-
-		FUZZ_CHECK(isnull == chunk_orig_isnull[i], "int%d: row %u: NULL flag lost", t.typlen, i);
-		FUZZ_CHECK(isnull || v == chunk_orig_values[i],
-				   "int%d: row %u: value changed in the round trip", t.typlen, i);
-	}
-	err = packed_guarded_decode(&t, scratch_comp, enclen - 1, count, &rng);
-	FUZZ_CHECK(err != NULL, "int%d: frame accepted without its last byte", t.typlen);
-	memcpy(scratch_ext, scratch_comp, enclen);
-	scratch_ext[enclen] = (uint8) rng_next(&rng);
-	err = packed_guarded_decode(&t, scratch_ext, enclen + 1, count, &rng);
-	FUZZ_CHECK(err != NULL, "int%d: frame accepted with a byte appended", t.typlen);
-	stat_roundtrips++;
-
-	if (nmut == 0)
-		return;
-	memcpy(scratch_mut, scratch_comp, enclen);
-	mlen = enclen;
-	fuzz_mutate(&mut, nmut, scratch_mut, &mlen, scratch_comp, enclen, NULL, 0);
-	stat_mutants++;
-	if (packed_guarded_decode(&t, scratch_mut, mlen, count, &rng) == NULL &&
-		(mlen != enclen || memcmp(scratch_mut, scratch_comp, enclen) != 0))
-		stat_mutants_accepted++;
+	frame_check_encoded(&packed_frames, &t, &buf, count, &mut, nmut, NULL, 0,
+						&rng);
 }
 
 /*
@@ -3576,58 +3545,50 @@ decimal_check_write(int64 m, int scale)
 			   "numeric_write_scaled(%lld, %d) reads back otherwise", (long long) m, scale);
 }
 
+/* The current input's generator, for the decimal decoders' placements. */
+static FuzzRng *decimal_rng;
+
+/*
+ * packed_decimal_decode as a FrameDecode: the numerics go into a guarded
+ * buffer, each in its row's place, behind a 1-byte header.
+ */
 static const char *
-decimal_guarded_decode(const uint8 *src, size_t srclen, uint32 expected,
-					   FuzzRng *rng)
+decimal_decode_guarded(const char *raw, uint32 rawlen,
+					   const ValueTypeInfo *type, uint32 expected,
+					   Datum *values, bool *isnull)
 {
-	uint8	   *raw = fuzz_place_copy_maxaligned(&gb_src, src, srclen, rng_below(rng, 2));
-	Datum	   *values = (Datum *) fuzz_place(&gb_dst, (size_t) expected * sizeof(Datum),
-											  rng_below(rng, 2));
-	bool	   *isnull = (bool *) fuzz_place(&gb_dst2, expected, rng_below(rng, 2));
-	char	   *made = (char *) fuzz_place(&gb_chunk2, (size_t) expected * PACKED_DECIMAL_SIZE,
-										   rng_below(rng, 2));
-	char	   *made_row = (char *) chunk_saved_values;
-	const char *err;
-	uint32		row;
+	char	   *made = (char *) fuzz_place(&gb_chunk2,
+										   (size_t) expected * PACKED_DECIMAL_SIZE,
+										   rng_below(decimal_rng, 2));
+	const char *err = packed_decimal_decode(raw, rawlen, expected, made,
+											values, isnull);
+	uint32		i;
 
-	if (expected > 0)
-	{
-		memset(values, 0xA5, (size_t) expected * sizeof(Datum));
-		memset(isnull, 0xA5, expected);
-	}
-	err = packed_decimal_decode((const char *) raw, (uint32) srclen, expected,
-								made, values, isnull);
-	for (row = 0; row < expected; row++)
-	{
-		Datum		v;
-		bool		n;
-		const char *rerr = packed_decimal_decode_row((const char *) raw, (uint32) srclen,
-													 expected, row, made_row, &v, &n);
-
-		if (err == NULL)
-		{
-			FUZZ_CHECK(rerr == NULL, "packed_decimal_decode accepted the frame, packed_decimal_decode_row refused row %u: %s",
-					   row, rerr);
-			FUZZ_CHECK(n == isnull[row] &&
-					   (n || (DatumGetPointer(values[row]) == made + (size_t) row * PACKED_DECIMAL_SIZE &&
-							  DatumGetPointer(v) == made_row + (size_t) row * PACKED_DECIMAL_SIZE &&
-							  VARSIZE_1B(DatumGetPointer(v)) == VARSIZE_1B(DatumGetPointer(values[row])) &&
-							  memcmp(DatumGetPointer(v), DatumGetPointer(values[row]),
-									 VARSIZE_1B(DatumGetPointer(v))) == 0)),
-					   "packed_decimal_decode_row disagrees with packed_decimal_decode on row %u", row);
-		}
-		else if (rerr != NULL && rng_below(rng, 4) == 0)
-			break;
-	}
-	fuzz_check_aligned_gap(&gb_src, srclen, "frame");
-	fuzz_check_canaries(&gb_src, "frame");
-	fuzz_check_canaries(&gb_dst, "values");
-	fuzz_check_canaries(&gb_dst2, "isnull");
 	fuzz_check_canaries(&gb_chunk2, "decoded numerics");
-	FUZZ_CHECK(srclen == 0 || memcmp(raw, src, srclen) == 0,
-			   "packed_decimal_decode modified its input");
+	for (i = 0; err == NULL && i < expected; i++)
+		FUZZ_CHECK(isnull[i] ||
+				   (DatumGetPointer(values[i]) == made + (size_t) i * PACKED_DECIMAL_SIZE &&
+					VARATT_IS_1B(DatumGetPointer(values[i]))),
+				   "decimal: row %u is not a short numeric in its place", i);
 	return err;
 }
+
+/* packed_decimal_decode_row as a FrameDecodeRow. */
+static const char *
+decimal_decode_row_guarded(const char *raw, uint32 rawlen,
+						   const ValueTypeInfo *type, uint32 expected,
+						   uint32 row, Datum *value, bool *isnull)
+{
+	char	   *made = (char *) chunk_saved_values; /* CHUNK_MAX_EXPECTED * 8 bytes */
+
+	if ((size_t) expected * PACKED_DECIMAL_SIZE > CHUNK_MAX_EXPECTED * sizeof(Datum))
+		return "more rows than the harness makes room for";
+	return packed_decimal_decode_row(raw, rawlen, expected, row, made, value,
+									 isnull);
+}
+
+static const FrameEncoding decimal_frames = {"decimal", decimal_decode_guarded,
+decimal_decode_row_guarded};
 
 static void
 fuzz_decimal_decode(const uint8 *data, size_t len)
@@ -3649,10 +3610,9 @@ fuzz_decimal_decode(const uint8 *data, size_t len)
 	FuzzReader	mut;
 	uint32		count;
 	bool		has_odd = false;
+	/* compared as values: varlena payloads, whatever their headers */
+	ValueTypeInfo t = {-1, false, TYPALIGN_INT};
 	StringInfoData buf;
-	const char *err;
-	size_t		enclen;
-	size_t		mlen;
 	uint32		i;
 
 	rowsel = rd_u8(&r);
@@ -3675,6 +3635,7 @@ fuzz_decimal_decode(const uint8 *data, size_t len)
 	r.left -= Min(r.left, (size_t) nmut * 5);
 	mut.left = Min(mut.left, (size_t) nmut * 5);
 	rng_seed_from(&rng, data, len);
+	decimal_rng = &rng;
 
 	decimal_check_write((int64) start, scale);
 	decimal_check_write((int64) step, (scale * 7) % 39);
@@ -3734,46 +3695,8 @@ fuzz_decimal_decode(const uint8 *data, size_t len)
 		pfree(buf.data);
 		return;
 	}
-	enclen = buf.len;
-	FUZZ_CHECK(enclen <= FUZZ_MAX_COMP, "frame of %zu bytes is too big for the harness", enclen);
-	memcpy(scratch_comp, buf.data, enclen);
-	pfree(buf.data);
-
-	/* The round trip, whole and row by row: byte for byte, short headers. */
-	err = decimal_guarded_decode(scratch_comp, enclen, count, &rng);
-	FUZZ_CHECK(err == NULL, "scale %d: valid frame of %u rows refused: %s", scale, count, err);
-	for (i = 0; i < count; i++)
-	{
-		bool		isnull = ((const bool *) gb_dst2.ptr)[i];
-		Datum		v = ((const Datum *) gb_dst.ptr)[i];
-
-		FUZZ_CHECK(isnull == chunk_orig_isnull[i], "scale %d: row %u: NULL flag lost", scale, i);
-		FUZZ_CHECK(isnull ||
-				   (VARATT_IS_1B(DatumGetPointer(v)) &&
-					VARSIZE_ANY_EXHDR(DatumGetPointer(v)) ==
-					VARSIZE_ANY_EXHDR(DatumGetPointer(chunk_orig_values[i])) &&
-					memcmp(VARDATA_ANY(DatumGetPointer(v)),
-						   VARDATA_ANY(DatumGetPointer(chunk_orig_values[i])),
-						   VARSIZE_ANY_EXHDR(DatumGetPointer(v))) == 0),
-				   "scale %d: row %u: value changed in the round trip", scale, i);
-	}
-	err = decimal_guarded_decode(scratch_comp, enclen - 1, count, &rng);
-	FUZZ_CHECK(err != NULL, "scale %d: frame accepted without its last byte", scale);
-	memcpy(scratch_ext, scratch_comp, enclen);
-	scratch_ext[enclen] = (uint8) rng_next(&rng);
-	err = decimal_guarded_decode(scratch_ext, enclen + 1, count, &rng);
-	FUZZ_CHECK(err != NULL, "scale %d: frame accepted with a byte appended", scale);
-	stat_roundtrips++;
-
-	if (nmut == 0)
-		return;
-	memcpy(scratch_mut, scratch_comp, enclen);
-	mlen = enclen;
-	fuzz_mutate(&mut, nmut, scratch_mut, &mlen, scratch_comp, enclen, NULL, 0);
-	stat_mutants++;
-	if (decimal_guarded_decode(scratch_mut, mlen, count, &rng) == NULL &&
-		(mlen != enclen || memcmp(scratch_mut, scratch_comp, enclen) != 0))
-		stat_mutants_accepted++;
+	frame_check_encoded(&decimal_frames, &t, &buf, count, &mut, nmut, NULL, 0,
+						&rng);
 }
 
 static const FuzzTarget fuzz_targets[] = {
