@@ -123,5 +123,4 @@ RESET parallel_tuple_cost;
 
 DROP TABLE bm_col, bm_heap, bm_keys, bm_wide;
 DROP FUNCTION check_query(text);
-DROP FUNCTION compare_paths(text, text, text, text, boolean);
-DROP FUNCTION plan_buffers(text);
+\i common/compare_end.psql

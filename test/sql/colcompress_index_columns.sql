@@ -125,5 +125,4 @@ SELECT (SELECT count(*) FROM (SELECT * FROM ix_col EXCEPT ALL SELECT * FROM ix_h
 
 DROP TABLE ix_col, ix_heap, ix_dups, ix_keys;
 DROP FUNCTION check_query(text);
-DROP FUNCTION compare_paths(text, text, text, text, boolean);
-DROP FUNCTION plan_buffers(text);
+\i common/compare_end.psql

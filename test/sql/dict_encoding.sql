@@ -35,17 +35,13 @@ SELECT a.attname, array_agg(DISTINCT c.encoding) AS encodings
  GROUP BY a.attname, a.attnum ORDER BY a.attnum;
 
 -- does enc_col hold enc_heap's rows?  all through a scan, or some through
--- the plan the settings allow
-CREATE FUNCTION enc_same(filter text DEFAULT 'true') RETURNS bool LANGUAGE plpgsql AS $$
-DECLARE
-	q text := 'SELECT md5(string_agg(t::text, ''|'' ORDER BY id)) FROM %I t WHERE ';
-	got text;
-	want text;
-BEGIN
-	EXECUTE format(q, 'enc_col') || filter INTO got;
-	EXECUTE format(q, 'enc_heap') || filter INTO want;
-	RETURN got IS NOT DISTINCT FROM want;
-END $$;
+-- the plan the settings allow (test/sql/common/compare.psql, from test/sql)
+\getenv abs_srcdir PG_ABS_SRCDIR
+\cd :abs_srcdir/sql
+\i common/compare.psql
+CREATE FUNCTION enc_same(filter text DEFAULT 'true') RETURNS text LANGUAGE sql AS $$
+	SELECT same_as_heap('SELECT * FROM enc_col WHERE ' || filter, 'enc_col', 'enc_heap')
+$$;
 SELECT enc_same() AS scan_equal;
 SELECT enc_same('five = ''ccc'' AND two = ''odd''') AS filter_equal;
 SELECT count(*), count(sparse), count(DISTINCT tags), count(DISTINCT wide), max(five)
@@ -88,3 +84,4 @@ SELECT enc_same() AS mixed_equal;
 
 DROP TABLE enc_col, enc_heap;
 DROP FUNCTION enc_same(text);
+\i common/compare_end.psql

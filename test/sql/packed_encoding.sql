@@ -53,32 +53,22 @@ SELECT a.attname, sum(c.stored_length) < 25000 / 1024 * 100 AS tiny,
  GROUP BY a.attname, a.attnum ORDER BY a.attnum;
 
 -- does pk_col hold pk_heap's rows?  all through a scan, or some through the
--- plan the settings allow
-CREATE FUNCTION pk_same(filter text DEFAULT 'true') RETURNS bool LANGUAGE plpgsql AS $$
-DECLARE
-	q text := 'SELECT md5(string_agg(t::text, ''|'' ORDER BY id)) FROM %I t WHERE ';
-	got text;
-	want text;
-BEGIN
-	EXECUTE format(q, 'pk_col') || filter INTO got;
-	EXECUTE format(q, 'pk_heap') || filter INTO want;
-	RETURN got IS NOT DISTINCT FROM want;
-END $$;
+-- plan the settings allow (test/sql/common/compare.psql, from test/sql)
+\getenv abs_srcdir PG_ABS_SRCDIR
+\cd :abs_srcdir/sql
+\i common/compare.psql
+CREATE FUNCTION pk_same(filter text DEFAULT 'true') RETURNS text LANGUAGE sql AS $$
+	SELECT same_as_heap('SELECT * FROM pk_col WHERE ' || filter, 'pk_col', 'pk_heap')
+$$;
 SELECT pk_same() AS scan_equal;
 SELECT pk_same('wrap BETWEEN -3 AND 3 AND rnd > 30000') AS filter_equal;
 SELECT pk_same('ext < 0 AND ext2 > 0') AS extremes_equal;
 SELECT pk_same('nul IS NULL OR d = ''2024-01-05''') AS nulls_equal;
 
 -- aggregates over packed values, vectorized and not
-CREATE FUNCTION pk_agg(q text) RETURNS bool LANGUAGE plpgsql AS $$
-DECLARE
-	got text;
-	want text;
-BEGIN
-	EXECUTE format(q, 'pk_col') INTO got;
-	EXECUTE format(q, 'pk_heap') INTO want;
-	RETURN got IS NOT DISTINCT FROM want;
-END $$;
+CREATE FUNCTION pk_agg(q text) RETURNS text LANGUAGE sql AS $$
+	SELECT same_as_heap(format(q, 'pk_col'), 'pk_col', 'pk_heap')
+$$;
 SELECT pk_agg('SELECT row(sum(id), min(down), max(down), sum(wrap), avg(rnd), min(ext), max(ext),
 				  count(nul), sum(allnull), min(ts), max(tz), min(t), max(o))::text FROM %I')
 	AS aggregates_equal;
@@ -195,3 +185,4 @@ SELECT count(*) AS problems FROM engine.colcompress_verify('pk_col');
 DROP TABLE pk_col, pk_heap;
 DROP FUNCTION pk_same(text);
 DROP FUNCTION pk_agg(text);
+\i common/compare_end.psql

@@ -643,5 +643,4 @@ DROP FUNCTION check_rowc(text);
 DROP TABLE va_col, va_heap, va_empty, va_odd, va_big, va_kernels;
 DROP FUNCTION check_agg(text);
 DROP FUNCTION agg_path(text);
-DROP FUNCTION compare_paths(text, text, text, text, boolean);
-DROP FUNCTION plan_buffers(text);
+\i common/compare_end.psql

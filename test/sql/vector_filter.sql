@@ -115,5 +115,4 @@ ROLLBACK;
 DROP TABLE vf_col, vf_heap;
 DROP FUNCTION check_filter(text);
 DROP FUNCTION vectorized(text);
-DROP FUNCTION compare_paths(text, text, text, text, boolean);
-DROP FUNCTION plan_buffers(text);
+\i common/compare_end.psql
