@@ -49,8 +49,8 @@
  * took 80% longer than in 64 kB frames, in 16 kB frames 23% longer (a
  * rowcompress batch's frames, whole rows, end at 8 kB: row_writer.c).  The
  * exceptions are entropy-bound data, which decodes as fast in 4 kB frames,
- * and narrow data, which takes few bytes more in them (col_writer.c,
- * column_framing).  A writer tries
+ * narrow data, which takes few bytes more in them, and wide data taking
+ * little more in 8 kB frames (col_writer.c, column_framing).  A writer tries
  * them on part of its data against long frames without a dictionary and
  * keeps them when frames_dict_pays; otherwise long frames and no
  * dictionary.  Some data compresses much better in long frames (values
