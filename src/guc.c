@@ -78,8 +78,8 @@ guc_define(void)
 							 &storage_engine_enable_dictionary_encoding, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("storage_engine.enable_packed_encoding",
-							 "Write colcompress chunks of integer-like and numeric columns as packed values.",
-							 "Each frame of an integer, date, time or timestamp column is written as a line and a fixed number of bits per row, so a fetch by TID reads its value by arithmetic, unless its differences compress to much less; numerics of one display scale likewise, as scaled integers.  Off, integer-like chunks are written as differences and numeric ones plain.  Chunks already written are read either way.",
+							 "Write colcompress chunks of integers, numerics and strings of few symbols as packed values.",
+							 "Each frame of an integer, date, time or timestamp column is written as a line and a fixed number of bits per row, so a fetch by TID reads its value by arithmetic, unless its differences compress to much less; numerics of one display scale likewise, as scaled integers, and strings of one length spelled with at most 16 distinct bytes as a few bits a character.  Off, integer-like chunks are written as differences and the others plain.  Chunks already written are read either way.",
 							 &storage_engine_enable_packed_encoding, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomRealVariable("storage_engine.vacuum_rewrite_threshold",

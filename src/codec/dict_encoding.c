@@ -22,6 +22,7 @@
 #include "compat/compat_varatt.h"
 #include "port/pg_bitutils.h"
 
+#include "codec/bit_packing.h"
 #include "codec/dict_encoding.h"
 
 /* Open addressing over at most DICT_MAX_ENTRIES entries, half full. */
@@ -168,19 +169,12 @@ dict_encode(StringInfo buf, const ValueTypeInfo *type, const Datum *values,
 	lengths[1] = bits;
 	memcpy(buf->data + lengths_at, lengths, sizeof(lengths));
 
-	codes_len = ((Size) present * bits + 7) / 8;
+	codes_len = bits_bytes(present, bits);
 	enlargeStringInfo(buf, (int) codes_len);
 	out = (uint8 *) buf->data + buf->len;
 	memset(out, 0, codes_len);
 	for (i = 0; i < present && bits > 0; i++)
-	{
-		Size		bit = (Size) i * bits;
-		uint32		shift = bit % 8;
-
-		out[bit / 8] |= (uint8) (codes[i] << shift);
-		if (shift + bits > 8)
-			out[bit / 8 + 1] |= (uint8) (codes[i] >> (8 - shift));
-	}
+		put_bits(out, (uint64) i * bits, codes[i], bits);
 	buf->len += (int) codes_len;
 	buf->data[buf->len] = '\0';
 	pfree(codes);
@@ -188,20 +182,11 @@ dict_encode(StringInfo buf, const ValueTypeInfo *type, const Datum *values,
 	return true;
 }
 
-/* The code of the i-th value of codes packed bits wide (bits 1 to 8). */
+/* The code of the i-th value of codes packed bits wide (0 to 8 bits). */
 static inline uint32
 code_at(const uint8 *codes, Size codes_len, uint32 i, uint32 bits)
 {
-	Size		bit = (Size) i * bits;
-	uint32		shift = bit % 8;
-	uint32		v;
-
-	if (bits == 0)
-		return 0;
-	v = codes[bit / 8] >> shift;
-	if (shift + bits > 8 && bit / 8 + 1 < codes_len)
-		v |= (uint32) codes[bit / 8 + 1] << (8 - shift);
-	return v & ((1u << bits) - 1);
+	return (uint32) get_bits(codes, codes_len, (uint64) i * bits, bits);
 }
 
 typedef struct DictLayout
@@ -253,7 +238,7 @@ dict_layout(const char *raw, uint32 rawlen, uint32 expected_count,
 	if (l->bits != code_bits_for(l->entries))
 		return "dictionary codes have the wrong width";
 	l->codes = (const uint8 *) raw + off + l->dict_length;
-	l->codes_len = ((Size) present * l->bits + 7) / 8;
+	l->codes_len = bits_bytes(present, l->bits);
 	if (l->codes_len != rawlen - (off + l->dict_length))
 		return "dictionary codes do not fill the frame";
 	return NULL;

@@ -19,10 +19,9 @@
  */
 #include "postgres.h"
 
-#include "port/pg_bitutils.h"
-#include "port/pg_bswap.h"
 #include "compat/compat_varatt.h"
 
+#include "codec/bit_packing.h"
 #include "codec/packed_encoding.h"
 
 /* A value of the column as a 64-bit integer, sign-extended. */
@@ -53,55 +52,6 @@ int64_as_value(uint64 v, int16 typlen)
 		default:
 			return Int64GetDatum((int64) v);
 	}
-}
-
-/* The fewest bits holding every number up to range. */
-static inline uint32
-bits_for(uint64 range)
-{
-	return range == 0 ? 0 : pg_leftmost_one_pos64(range) + 1;
-}
-
-/* ORs the low bits bits of v into out at bit position bit. */
-static inline void
-put_bits(uint8 *out, uint64 bit, uint64 v, uint32 bits)
-{
-	while (bits > 0)
-	{
-		uint32		shift = (uint32) (bit % 8);
-		uint32		take = Min(8 - shift, bits);
-
-		out[bit / 8] |= (uint8) ((v & ((1u << take) - 1)) << shift);
-		v >>= take;
-		bit += take;
-		bits -= take;
-	}
-}
-
-/*
- * The bits-wide number at bit position bit of p[0 .. len), which holds it
- * entirely (the layout check proved the residuals fill exactly len bytes).
- */
-static inline uint64
-get_bits(const uint8 *p, uint64 len, uint64 bit, uint32 bits)
-{
-	uint64		byte = bit / 8;
-	uint32		shift = (uint32) (bit % 8);
-	uint64		v = 0;
-
-	if (bits == 0)
-		return 0;
-	if (byte + sizeof(uint64) <= len)
-		memcpy(&v, p + byte, sizeof(uint64));
-	else
-		memcpy(&v, p + byte, len - byte);
-#ifdef WORDS_BIGENDIAN
-	v = pg_bswap64(v);
-#endif
-	v >>= shift;
-	if (shift + bits > 64)
-		v |= (uint64) p[byte + sizeof(uint64)] << (64 - shift);
-	return bits == 64 ? v : v & ((UINT64CONST(1) << bits) - 1);
 }
 
 /* A line through the rows' values and how far above it they lie. */
@@ -217,7 +167,7 @@ encode_values(StringInfo buf, const bool *isnull, uint32 count,
 	appendBinaryStringInfo(buf, (const char *) model, sizeof(model));
 	appendBinaryStringInfo(buf, (const char *) sizes, sizeof(sizes));
 
-	codes_len = ((uint64) n * m.bits + 7) / 8;
+	codes_len = bits_bytes(n, m.bits);
 	enlargeStringInfo(buf, (int) codes_len);
 	out = (uint8 *) buf->data + buf->len;
 	memset(out, 0, codes_len);
@@ -378,7 +328,7 @@ packed_layout(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 	l->model.bits = sizes[0];
 	l->scale = sizes[1];
 	l->codes = (const uint8 *) raw + off;
-	l->codes_len = ((uint64) (expected_count - l->null_count) * l->model.bits + 7) / 8;
+	l->codes_len = bits_bytes(expected_count - l->null_count, l->model.bits);
 	if (l->codes_len != rawlen - off)
 		return "packed integers do not fill the frame";
 	return NULL;

@@ -44,14 +44,16 @@ typedef struct ValueTypeInfo
  * How a chunk's frames lay out their rows (engine.chunk.encoding; on disk,
  * never renumber): this layout, this layout with values replaced by their
  * differences (codec/delta.h), a dictionary and codes
- * (codec/dict_encoding.h), or a line and bits per row, of integers or of
- * numerics as scaled integers (codec/packed_encoding.h).
+ * (codec/dict_encoding.h), a line and bits per row, of integers or of
+ * numerics as scaled integers (codec/packed_encoding.h), or a few bits per
+ * character of strings of one length (codec/chars_encoding.h).
  */
 #define CHUNK_ENCODING_PLAIN	0
 #define CHUNK_ENCODING_DELTA	1
 #define CHUNK_ENCODING_DICT		2
 #define CHUNK_ENCODING_PACKED	3
 #define CHUNK_ENCODING_DECIMAL	4
+#define CHUNK_ENCODING_CHARS	5
 
 /*
  * Appends the chunk of count rows to buf (which must start MAXALIGNed in

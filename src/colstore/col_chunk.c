@@ -4,8 +4,9 @@
  *	  Decoding one column chunk: its metadata checked against its stripe,
  *	  its frame directory (codec/frames.h) checked against the chunk, then
  *	  each frame decompressed, delta-decoded when the chunk is, and its
- *	  values decoded (codec/value_encoding.h, codec/dict_encoding.h or
- *	  codec/packed_encoding.h, as the chunk's encoding says).
+ *	  values decoded (codec/value_encoding.h, codec/dict_encoding.h,
+ *	  codec/packed_encoding.h or codec/chars_encoding.h, as the chunk's
+ *	  encoding says).
  *
  *	  A scan reads the whole chunk and checks its CRC-32C once; a fetch by
  *	  TID reads the directory and one frame, and checks that frame's CRC.
@@ -21,6 +22,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
+#include "codec/chars_encoding.h"
 #include "codec/codec.h"
 #include "codec/delta.h"
 #include "codec/dict_encoding.h"
@@ -154,14 +156,16 @@ frame_raw(const ColChunkRef *ref, const Codec *codec, const CodecDict *dict,
 	else if (ref->chunk->encoding != CHUNK_ENCODING_PLAIN &&
 			 ref->chunk->encoding != CHUNK_ENCODING_DICT &&
 			 ref->chunk->encoding != CHUNK_ENCODING_PACKED &&
-			 ref->chunk->encoding != CHUNK_ENCODING_DECIMAL)
+			 ref->chunk->encoding != CHUNK_ENCODING_DECIMAL &&
+			 ref->chunk->encoding != CHUNK_ENCODING_CHARS)
 		col_chunk_corrupted(ref, "unknown encoding");
 }
 
 /*
  * Bytes a frame of nrows rows takes decoded: its value layout, MAXALIGNed,
  * then room for the values the decoder makes (packed decimals are written
- * back as numerics), which by-reference values point into like the rest.
+ * back as numerics, packed characters as strings), which by-reference
+ * values point into like the rest.
  */
 static Size
 frame_room(const ColChunkRef *ref, uint32 raw_length, uint32 nrows)
@@ -172,6 +176,8 @@ frame_room(const ColChunkRef *ref, uint32 raw_length, uint32 nrows)
 	if (ref->chunk->encoding == CHUNK_ENCODING_DECIMAL)
 		room += (Size) nrows * PACKED_DECIMAL_SIZE;
 #endif
+	if (ref->chunk->encoding == CHUNK_ENCODING_CHARS)
+		room += (Size) nrows * CHARS_VALUE_ROOM;
 	return room;
 }
 
@@ -320,6 +326,10 @@ col_chunk_decode_values(const ColChunkRef *ref, char *raw,
 											values, isnull);
 			break;
 #endif
+		case CHUNK_ENCODING_CHARS:
+			problem = chars_decode(raw, rawlen, nrows, raw + MAXALIGN(rawlen),
+								   values, isnull);
+			break;
 		default:
 			problem = value_decode(raw, rawlen, &type, nrows, values, isnull);
 			break;
@@ -354,6 +364,10 @@ col_chunk_decode_value(const ColChunkRef *ref, char *raw,
 												value, isnull);
 			break;
 #endif
+		case CHUNK_ENCODING_CHARS:
+			problem = chars_decode_row(raw, rawlen, nrows, row,
+									   raw + MAXALIGN(rawlen), value, isnull);
+			break;
 		default:
 			problem = value_decode_row(raw, rawlen, &type, nrows, row, walk,
 									   value, isnull);

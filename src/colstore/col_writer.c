@@ -43,6 +43,7 @@
 #include "catalog/options.h"
 #include "catalog/stripe_meta.h"
 #include "catalog/zone_map.h"
+#include "codec/chars_encoding.h"
 #include "codec/codec.h"
 #include "codec/delta.h"
 #include "codec/dict_encoding.h"
@@ -507,6 +508,14 @@ encode_frame(ColWriter *w, int a, uint32 first, uint32 last, uint32 nulls,
 					  last - first);
 		return;
 	}
+	if (encoding == CHUNK_ENCODING_CHARS)
+	{
+		/* the chunk was checked: a frame of it holds such strings */
+		if (!chars_encode(raw, w->values[a] + first, w->isnull[a] + first,
+						  last - first))
+			elog(ERROR, "frame of a packed-characters chunk holds other values");
+		return;
+	}
 #ifdef HAVE_SCALED_NUMERIC
 	if (encoding == CHUNK_ENCODING_DECIMAL)
 	{
@@ -630,7 +639,12 @@ column_framing(ColWriter *w, int a, uint32 group_limit, int encoding,
 	double		slack;
 
 	*offset = STRIPE_NO_DICT;
-	if (codec->dict_train == NULL)
+	/*
+	 * A dictionary buys short frames, which only frames decoded whole need:
+	 * packed values are read by arithmetic, in frames of any length.
+	 */
+	if (codec->dict_train == NULL || encoding == CHUNK_ENCODING_PACKED ||
+		encoding == CHUNK_ENCODING_DECIMAL || encoding == CHUNK_ENCODING_CHARS)
 		return framing;
 
 	/*
@@ -778,6 +792,22 @@ decimal_chunk(ColWriter *w, int a, uint32 start, uint32 end)
 }
 
 /*
+ * Whether rows [start, end) of column a can be packed characters
+ * (codec/chars_encoding.h): strings of one length spelled with few
+ * symbols, of a type whose values may carry a 1-byte header (not of plain
+ * storage: their functions may not expect one).
+ */
+static bool
+chars_chunk(ColWriter *w, int a, uint32 start, uint32 end)
+{
+	Form_pg_attribute attr = TupleDescAttr(w->tupdesc, a);
+
+	return storage_engine_enable_packed_encoding &&
+		attr->attlen == -1 && attr->attstorage != TYPSTORAGE_PLAIN &&
+		chars_ok(w->values[a] + start, w->isnull[a] + start, end - start);
+}
+
+/*
  * Whether column a's first chunk group takes at most PACKED_MAX_GROWTH
  * times the bytes packed (packed integers or decimals) as in the other
  * encoding, encoded as a column without a dictionary would be.
@@ -807,8 +837,9 @@ packed_pays(ColWriter *w, int a, uint32 group_limit, const Codec *codec,
  * How column a's chunks of this stripe are encoded, as its first chunk
  * group decides: integer-like columns packed or as differences, numeric
  * ones packed decimals when they can be and pay, variable-length ones of
- * few distinct values with a dictionary, the rest plain.  Chunks after the
- * first are checked again (dictionaries, decimals) when written.
+ * few distinct values with a dictionary, of one length and few symbols as
+ * packed characters when they pay, the rest plain.  Chunks after the first
+ * are checked again (dictionaries, decimals, characters) when written.
  */
 static int
 column_encoding(ColWriter *w, int a, uint32 group_limit, const Codec *codec)
@@ -826,6 +857,9 @@ column_encoding(ColWriter *w, int a, uint32 group_limit, const Codec *codec)
 	if (decimal_chunk(w, a, 0, end) &&
 		packed_pays(w, a, group_limit, codec, CHUNK_ENCODING_DECIMAL, other))
 		return CHUNK_ENCODING_DECIMAL;
+	if (other == CHUNK_ENCODING_PLAIN && chars_chunk(w, a, 0, end) &&
+		packed_pays(w, a, group_limit, codec, CHUNK_ENCODING_CHARS, other))
+		return CHUNK_ENCODING_CHARS;
 	return other;
 }
 
@@ -1016,7 +1050,8 @@ col_writer_flush(ColWriter *w, Relation rel)
 			c->encoding = encodings[a];
 			if (g > 0 &&
 				((c->encoding == CHUNK_ENCODING_DICT && !dict_chunk(w, a, start, end)) ||
-				 (c->encoding == CHUNK_ENCODING_DECIMAL && !decimal_chunk(w, a, start, end))))
+				 (c->encoding == CHUNK_ENCODING_DECIMAL && !decimal_chunk(w, a, start, end)) ||
+				 (c->encoding == CHUNK_ENCODING_CHARS && !chars_chunk(w, a, start, end))))
 				c->encoding = CHUNK_ENCODING_PLAIN;
 			c->codec = codec->id;
 			if (g == 0 && framings[a].first_chunk != NULL)

@@ -75,6 +75,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "codec/chars_encoding.h"
 #include "codec/codec.h"
 /* Datum and the varlena macros: postgres.h is FRONTEND-safe. */
 #include "codec/dict_encoding.h"
@@ -3699,6 +3700,196 @@ fuzz_decimal_decode(const uint8 *data, size_t len)
 						&rng);
 }
 
+/*
+ * chars.decode.  Input layout: length selector, alphabet size, null
+ * pattern and its argument, 24 bits of row count selector, an odd value's
+ * kind and row, mutation count, five bytes per mutation, then the bytes
+ * the values are made of.
+ *
+ * Frames of strings of one length (1 to 126 bytes) over an alphabet of 1
+ * to 16 bytes drawn from the input, with 1- and 4-byte headers, sometimes
+ * with one value packed characters cannot hold (another length, a
+ * seventeenth symbol, 127 bytes, empty): chars_ok and chars_encode refuse
+ * exactly those, chars_encode leaving the buffer untouched; an encoded
+ * frame decodes, whole and row by row, to the strings byte for byte, each
+ * behind a 1-byte header in its row's place, and is refused one byte
+ * shorter or longer; a mutant is refused or decoded alike both ways,
+ * inside the buffers.
+ */
+static FuzzRng *chars_rng;
+
+static const char *
+chars_decode_guarded(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
+					 uint32 expected, Datum *values, bool *isnull)
+{
+	char	   *made = (char *) fuzz_place(&gb_chunk2,
+										   (size_t) expected * CHARS_VALUE_ROOM,
+										   rng_below(chars_rng, 2));
+	const char *err = chars_decode(raw, rawlen, expected, made, values, isnull);
+	uint32		i;
+
+	fuzz_check_canaries(&gb_chunk2, "decoded strings");
+	for (i = 0; err == NULL && i < expected; i++)
+		FUZZ_CHECK(isnull[i] ||
+				   (DatumGetPointer(values[i]) == made + (size_t) i * CHARS_VALUE_ROOM &&
+					VARATT_IS_1B(DatumGetPointer(values[i]))),
+				   "chars: row %u is not a short string in its place", i);
+	return err;
+}
+
+static const char *
+chars_decode_row_guarded(const char *raw, uint32 rawlen,
+						 const ValueTypeInfo *type, uint32 expected,
+						 uint32 row, Datum *value, bool *isnull)
+{
+	char	   *made = (char *) chunk_saved_values; /* CHUNK_MAX_EXPECTED * 8 bytes */
+
+	if ((size_t) expected * CHARS_VALUE_ROOM > CHUNK_MAX_EXPECTED * sizeof(Datum))
+		return "more rows than the harness makes room for";
+	return chars_decode_row(raw, rawlen, expected, row, made, value, isnull);
+}
+
+static const FrameEncoding chars_frames = {"chars", chars_decode_guarded,
+chars_decode_row_guarded};
+
+static void
+fuzz_chars_decode(const uint8 *data, size_t len)
+{
+	FuzzReader	r = {data, len};
+	FuzzRng		rng;
+	ValueTypeInfo t = {-1, false, TYPALIGN_INT};
+	uint32		lensel = rd_u8(&r);
+	uint32		nsym = 1 + rd_u8(&r) % CHARS_MAX_SYMBOLS;
+	uint32		nullmode = rd_u8(&r);
+	uint32		nullarg = rd_u8(&r);
+	uint32		rowsel;
+	uint32		odd_kind = rd_u8(&r);
+	uint32		odd_row = rd_u16(&r);
+	uint32		slen;
+	uint8		alphabet[CHARS_MAX_SYMBOLS + 1];
+	int			nmut;
+	FuzzReader	mut;
+	uint32		count;
+	bool		has_odd = false;
+	bool		have_value = false;
+	StringInfoData buf;
+	uint32		i;
+
+	rowsel = rd_u8(&r);
+	rowsel |= rd_u16(&r) << 8;
+	slen = lensel & 0x80 ? 1 + lensel % CHARS_MAX_LENGTH : 1 + lensel % 40;
+	nmut = (int) (rd_u8(&r) % 9);
+	mut = r;
+	r.p += Min(r.left, (size_t) nmut * 5);
+	r.left -= Min(r.left, (size_t) nmut * 5);
+	mut.left = Min(mut.left, (size_t) nmut * 5);
+	rng_seed_from(&rng, data, len);
+	chars_rng = &rng;
+
+	/* distinct symbols, any bytes (zero too) */
+	for (i = 0; i <= CHARS_MAX_SYMBOLS; i++)
+	{
+		uint32		k;
+		uint8		b;
+
+		do
+		{
+			b = (uint8) chunk_byte(&r, &rng);
+			for (k = 0; k < i && alphabet[k] != b; k++)
+				;
+		} while (k < i);
+		alphabet[i] = b;
+	}
+
+	count = chunk_pick_rows(rowsel);
+	chunk_arena_used = 0;
+	for (i = 0; i < count; i++)
+	{
+		uint8	   *p = chunk_alloc(VARHDRSZ + CHARS_MAX_LENGTH + 2);
+		uint32		n = slen;
+		uint32		k;
+		bool		odd = odd_kind % 4 == 0 && i == odd_row % Max(count, 1);
+		bool		short_header = (rd_u8(&r) & 3) != 0;
+		size_t		hdr;
+
+		chunk_orig_isnull[i] = chunk_row_null(nullmode, nullarg, i, &rng) || p == NULL;
+		chunk_orig_values[i] = (Datum) 0;
+		if (chunk_orig_isnull[i])
+			continue;
+		if (odd)
+		{
+			switch (odd_kind / 4 % 4)
+			{
+				case 0:
+					n = slen == 1 ? 2 : slen - 1;	/* another length */
+					break;
+				case 1:
+					n = CHARS_MAX_LENGTH + 1;	/* too long */
+					break;
+				case 2:
+					n = 0;		/* empty */
+					break;
+				default:
+					break;		/* a seventeenth symbol, below */
+			}
+			has_odd = true;
+		}
+		hdr = short_header && n + 1 <= 127 ? VARHDRSZ_SHORT : VARHDRSZ;
+		if (hdr == VARHDRSZ_SHORT)
+			SET_VARSIZE_SHORT(p, hdr + n);
+		else
+			SET_VARSIZE(p, hdr + n);
+		for (k = 0; k < n; k++)
+			p[hdr + k] = alphabet[rng_below(&rng, nsym)];
+		if (odd && odd_kind / 4 % 4 == 3)
+			p[hdr + rng_below(&rng, n)] = alphabet[CHARS_MAX_SYMBOLS];
+		chunk_orig_values[i] = PointerGetDatum(p);
+		/* another length is odd only beside a value of this one */
+		if (!odd)
+			have_value = true;
+	}
+	/* a seventeenth symbol is odd only beside sixteen others */
+	if (has_odd && odd_kind / 4 % 4 == 3)
+	{
+		bool		seen[256] = {0};
+		uint32		nseen = 0;
+
+		for (i = 0; i < count; i++)
+		{
+			const uint8 *p;
+			uint32		k;
+
+			if (chunk_orig_isnull[i])
+				continue;
+			p = (const uint8 *) VARDATA_ANY(DatumGetPointer(chunk_orig_values[i]));
+			for (k = 0; k < VARSIZE_ANY_EXHDR(DatumGetPointer(chunk_orig_values[i])); k++)
+				if (!seen[p[k]])
+				{
+					seen[p[k]] = true;
+					nseen++;
+				}
+		}
+		has_odd = nseen > CHARS_MAX_SYMBOLS;
+	}
+	else if (has_odd && odd_kind / 4 % 4 == 0)
+		has_odd = have_value;
+
+	FUZZ_CHECK(chars_ok(chunk_orig_values, chunk_orig_isnull, count) == !has_odd,
+			   "chars_ok: %s a frame %s an odd value", has_odd ? "accepted" : "refused",
+			   has_odd ? "with" : "without");
+	initStringInfo(&buf);
+	FUZZ_CHECK(chars_encode(&buf, chunk_orig_values, chunk_orig_isnull, count) == !has_odd &&
+			   (!has_odd || buf.len == 0),
+			   "chars_encode disagrees with chars_ok");
+	if (has_odd)
+	{
+		pfree(buf.data);
+		return;
+	}
+	frame_check_encoded(&chars_frames, &t, &buf, count, &mut, nmut, NULL, 0,
+						&rng);
+}
+
 static const FuzzTarget fuzz_targets[] = {
 	{"none.roundtrip", fuzz_none_roundtrip, fuzz_none_enabled},
 	{"none.decode", fuzz_none_decode, fuzz_none_enabled},
@@ -3719,6 +3910,7 @@ static const FuzzTarget fuzz_targets[] = {
 	{"dict.decode", fuzz_dict_decode, NULL},
 	{"packed.decode", fuzz_packed_decode, NULL},
 	{"decimal.decode", fuzz_decimal_decode, NULL},
+	{"chars.decode", fuzz_chars_decode, NULL},
 };
 
 #define FUZZ_TARGET_COUNT lengthof(fuzz_targets)

@@ -80,13 +80,15 @@ RESET storage_engine.vacuum_rewrite_threshold;
 SELECT index_entries('v_id') AS entries_after;
 SELECT same(), same_by_index();
 
--- repeated merges do not grow the table
+-- repeated merges do not grow the table (the new values are hex digests
+-- like the others: strings of other lengths or symbols would change how
+-- the column is encoded, which is not what is measured here)
 SELECT pg_relation_size('v') AS before_merge \gset
 SELECT engine.colcompress_merge('v');
 VACUUM v;
 VACUUM v;
-INSERT INTO v VALUES (0, 0, 'zero');
-INSERT INTO h VALUES (0, 0, 'zero');
+INSERT INTO v VALUES (0, 0, md5('zero'));
+INSERT INTO h VALUES (0, 0, md5('zero'));
 SELECT engine.colcompress_merge('v');
 VACUUM v;
 VACUUM v;
@@ -99,8 +101,8 @@ SELECT count(*) AS problems FROM engine.colcompress_verify('v');
 -- stripes and takes the partial one along into full stripes, so that the
 -- space it frees can be truncated: the table settles back to its size.
 SELECT pg_relation_size('v') AS before_update \gset
-UPDATE v SET pad = upper(pad) WHERE id % 10 = 5;
-UPDATE h SET pad = upper(pad) WHERE id % 10 = 5;
+UPDATE v SET pad = md5(pad) WHERE id % 10 = 5;
+UPDATE h SET pad = md5(pad) WHERE id % 10 = 5;
 VACUUM v;
 VACUUM v;
 VACUUM v;

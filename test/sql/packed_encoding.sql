@@ -2,7 +2,8 @@
 -- int4, int8, oid, date, time, timestamp, timestamptz) is written, frame by
 -- frame, as a line (base, step) and a fixed number of bits per row
 -- (engine.chunk.encoding 3); a numeric chunk whose values have one display
--- scale and fit 64 bits scaled, as packed decimals (encoding 4, at the
+-- scale and fit 64 bits scaled, as packed decimals (encoding 4); strings
+-- of one length and few symbols, as packed characters (encoding 5, at the
 -- end).  Rows read back the same through scans,
 -- filters, aggregates and fetches by TID: sequences (0 bits), steps down,
 -- counters that wrap, random values, the types' extremes (full width),
@@ -180,6 +181,55 @@ RESET enable_seqscan;
 UPDATE pk_col SET money = -money, nul = NULL WHERE id % 100 = 7;
 UPDATE pk_heap SET money = -money, nul = NULL WHERE id % 100 = 7;
 SELECT pk_same() AS decimals_after_update_equal;
+SELECT count(*) AS problems FROM engine.colcompress_verify('pk_col');
+
+DROP TABLE pk_col, pk_heap;
+
+-- Packed characters: strings of one length spelled with at most 16
+-- distinct bytes (hex digests, random digit strings) take a few bits a
+-- character (encoding 5) and come back byte for byte; other lengths or a
+-- seventeenth symbol (uuids as text: hex and '-'; a bpchar's padding
+-- beside 16 others) stay plain.
+CREATE TABLE pk_heap (id int8, hash text, digits varchar(12), hexnul text,
+					  uuidtext text, ragged text, seq text, code bpchar(6));
+INSERT INTO pk_heap
+SELECT g, md5(g::text),
+	   lpad((hashint4(g) & 1048575)::text, 12, '0'),
+	   CASE WHEN g % 4 = 0 THEN NULL ELSE left(md5((g * 7)::text), 20) END,
+	   md5((g * 3)::text)::uuid::text,
+	   md5(g::text) || repeat('a', g % 2),
+	   lpad(g::text, 10, '0'),
+	   upper(left(md5((g % 977)::text), 3)) || (g % 7)
+  FROM generate_series(1, 25000) g;
+CREATE TABLE pk_col (LIKE pk_heap) USING colcompress
+	WITH (chunk_group_row_limit = 10000);
+INSERT INTO pk_col SELECT * FROM pk_heap;
+SELECT a.attname, array_agg(c.encoding ORDER BY c.chunk_group_num) AS encodings
+  FROM engine.chunk c
+  JOIN pg_attribute a ON a.attrelid = 'pk_col'::regclass AND a.attnum = c.attr_num
+ WHERE c.storage_id = engine.storage_id('pk_col')
+ GROUP BY a.attname, a.attnum ORDER BY a.attnum;
+-- 32 hex digits: 16 bytes a row and the frames' headers
+SELECT sum(c.raw_length) BETWEEN 25000 * 16 AND 25000 * 16 + 2000 AS half_a_byte_a_digit
+  FROM engine.chunk c
+ WHERE c.storage_id = engine.storage_id('pk_col') AND c.attr_num = 2;
+SELECT pk_same() AS chars_equal;
+SELECT pk_same('hash > ''8'' AND digits LIKE ''0000%'' AND hexnul IS NULL') AS chars_filter_equal;
+SELECT pk_agg('SELECT row(count(DISTINCT hash), min(hash), max(digits), count(hexnul),
+				  max(hexnul COLLATE "C"), min(code))::text FROM %I') AS chars_aggregates_equal;
+CREATE INDEX ON pk_col (id);
+CREATE INDEX ON pk_col (hash);
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SELECT pk_same('id = ANY (ARRAY(SELECT g * 37 % 25000 + 1 FROM generate_series(1, 400) g))')
+	AS chars_index_fetch_equal;
+SELECT id, hash, digits, hexnul FROM pk_col WHERE hash = md5('12345');
+SELECT id, digits, hexnul FROM pk_col WHERE id IN (4, 3, 10001) ORDER BY id;
+RESET enable_bitmapscan;
+RESET enable_seqscan;
+UPDATE pk_col SET hash = md5(hash), hexnul = NULL WHERE id % 100 = 7;
+UPDATE pk_heap SET hash = md5(hash), hexnul = NULL WHERE id % 100 = 7;
+SELECT pk_same() AS chars_after_update_equal;
 SELECT count(*) AS problems FROM engine.colcompress_verify('pk_col');
 
 DROP TABLE pk_col, pk_heap;

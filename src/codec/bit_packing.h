@@ -1,0 +1,74 @@
+/*-------------------------------------------------------------------------
+ *
+ * bit_packing.h
+ *	  Numbers of a fixed width packed back to back, from the least
+ *	  significant bit of each byte up: the codes of dictionary-encoded
+ *	  frames, the residuals of packed integers, the characters of packed
+ *	  strings.  Inline pure functions on caller buffers.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef STORAGE_ENGINE_BIT_PACKING_H
+#define STORAGE_ENGINE_BIT_PACKING_H
+
+#include "port/pg_bitutils.h"
+#include "port/pg_bswap.h"
+
+/* Bytes n numbers of bits bits take packed. */
+static inline uint64
+bits_bytes(uint64 n, uint32 bits)
+{
+	return (n * bits + 7) / 8;
+}
+
+/* The fewest bits holding every number up to max. */
+static inline uint32
+bits_for(uint64 max)
+{
+	return max == 0 ? 0 : pg_leftmost_one_pos64(max) + 1;
+}
+
+/* ORs the low bits bits of v into out (zeroed) at bit position bit. */
+static inline void
+put_bits(uint8 *out, uint64 bit, uint64 v, uint32 bits)
+{
+	while (bits > 0)
+	{
+		uint32		shift = (uint32) (bit % 8);
+		uint32		take = Min(8 - shift, bits);
+
+		out[bit / 8] |= (uint8) ((v & ((1u << take) - 1)) << shift);
+		v >>= take;
+		bit += take;
+		bits -= take;
+	}
+}
+
+/*
+ * The bits-wide number (0 to 64 bits) at bit position bit of p[0 .. len),
+ * which must hold it entirely (callers prove their packed numbers fill
+ * exactly len bytes).
+ */
+static inline uint64
+get_bits(const uint8 *p, uint64 len, uint64 bit, uint32 bits)
+{
+	uint64		byte = bit / 8;
+	uint32		shift = (uint32) (bit % 8);
+	uint64		v = 0;
+
+	if (bits == 0)
+		return 0;
+	if (byte + sizeof(uint64) <= len)
+		memcpy(&v, p + byte, sizeof(uint64));
+	else
+		memcpy(&v, p + byte, len - byte);
+#ifdef WORDS_BIGENDIAN
+	v = pg_bswap64(v);
+#endif
+	v >>= shift;
+	if (shift + bits > 64)
+		v |= (uint64) p[byte + sizeof(uint64)] << (64 - shift);
+	return bits == 64 ? v : v & ((UINT64CONST(1) << bits) - 1);
+}
+
+#endif							/* STORAGE_ENGINE_BIT_PACKING_H */
