@@ -98,7 +98,6 @@ chars_encode(StringInfo buf, const Datum *values, const bool *isnull,
 {
 	CharsHeader h;
 	uint8		code[256];
-	int			start = buf->len;
 	uint32		present = 0;
 	uint64		codes_len;
 	uint8	   *out;
@@ -108,10 +107,7 @@ chars_encode(StringInfo buf, const Datum *values, const bool *isnull,
 		return false;
 	for (i = 0; i < count; i++)
 		present += !isnull[i];
-	value_encode_header(buf, isnull, count);
-	while ((buf->len - start) % MAXIMUM_ALIGNOF != 0)
-		appendStringInfoChar(buf, '\0');
-	appendBinaryStringInfo(buf, (const char *) &h, sizeof(h));
+	value_encode_extension(buf, isnull, count, &h, sizeof(h));
 
 	codes_len = bits_bytes((uint64) present * h.length, h.bits);
 	enlargeStringInfo(buf, (int) codes_len);
@@ -155,15 +151,11 @@ chars_layout(const char *raw, uint32 rawlen, uint32 expected_count,
 	uint32		i;
 	const char *problem;
 
-	problem = value_decode_header(raw, rawlen, expected_count, &l->null_count,
-								  &l->bitmap, &off);
+	problem = value_decode_extension(raw, rawlen, expected_count,
+									 &l->null_count, &l->bitmap, &l->h,
+									 sizeof(l->h), &off);
 	if (problem != NULL)
 		return problem;
-	off = MAXALIGN(off);
-	if (off > rawlen || rawlen - off < sizeof(CharsHeader))
-		return "packed characters' header runs past the end of the frame";
-	memcpy(&l->h, raw + off, sizeof(CharsHeader));
-	off += sizeof(CharsHeader);
 	if (l->h.length < 1 || l->h.length > CHARS_MAX_LENGTH ||
 		l->h.symbols < 1 || l->h.symbols > CHARS_MAX_SYMBOLS ||
 		l->h.reserved != 0)

@@ -129,7 +129,6 @@ dict_encode(StringInfo buf, const ValueTypeInfo *type, const Datum *values,
 	DictSet    *set = palloc(sizeof(DictSet));
 	uint8	   *codes = palloc(Max(count, 1));
 	bool		no_nulls[DICT_MAX_ENTRIES] = {0};
-	int			start = buf->len;
 	uint32		present = 0;
 	uint32		bits;
 	uint32		lengths[2];
@@ -155,12 +154,10 @@ dict_encode(StringInfo buf, const ValueTypeInfo *type, const Datum *values,
 		}
 		codes[present++] = (uint8) code;
 	}
-	value_encode_header(buf, isnull, count);
-	while ((buf->len - start) % MAXIMUM_ALIGNOF != 0)
-		appendStringInfoChar(buf, '\0');
-	lengths_at = buf->len;
+	/* the lengths are filled in once the dictionary is written */
 	memset(lengths, 0, sizeof(lengths));
-	appendBinaryStringInfo(buf, (const char *) lengths, sizeof(lengths));
+	value_encode_extension(buf, isnull, count, lengths, sizeof(lengths));
+	lengths_at = buf->len - (int) sizeof(lengths);
 	dict_at = buf->len;
 	value_encode(buf, type, set->entries, no_nulls, set->n);
 
@@ -212,15 +209,11 @@ dict_layout(const char *raw, uint32 rawlen, uint32 expected_count,
 	uint32		present;
 	const char *problem;
 
-	problem = value_decode_header(raw, rawlen, expected_count, &l->null_count,
-								  &l->bitmap, &off);
+	problem = value_decode_extension(raw, rawlen, expected_count,
+									 &l->null_count, &l->bitmap, lengths,
+									 sizeof(lengths), &off);
 	if (problem != NULL)
 		return problem;
-	off = MAXALIGN(off);
-	if (off > rawlen || rawlen - off < sizeof(lengths))
-		return "dictionary header runs past the end of the frame";
-	memcpy(lengths, raw + off, sizeof(lengths));
-	off += sizeof(lengths);
 	l->dict_at = off;
 	l->dict_length = lengths[0];
 	l->bits = lengths[1];

@@ -54,6 +54,18 @@ int64_as_value(uint64 v, int16 typlen)
 	}
 }
 
+/* The fields of a packed frame, as stored (packed_encoding.h). */
+typedef struct PackedFields
+{
+	uint64		base;
+	uint64		step;
+	uint32		bits;
+	uint32		scale;
+} PackedFields;
+
+StaticAssertDecl(sizeof(PackedFields) == 2 * sizeof(uint64) + 2 * sizeof(uint32),
+				 "packed frame fields have padding");
+
 /* A line through the rows' values and how far above it they lie. */
 typedef struct PackedModel
 {
@@ -149,23 +161,13 @@ static void
 encode_values(StringInfo buf, const bool *isnull, uint32 count,
 			  const int64 *v, const uint32 *rows, uint32 n, uint32 scale)
 {
-	int			start = buf->len;
 	PackedModel m = choose_model(v, rows, n);
-	int64		model[2];
-	uint32		sizes[2];
+	PackedFields f = {m.base, m.step, m.bits, scale};
 	uint64		codes_len;
 	uint8	   *out;
 	uint32		i;
 
-	value_encode_header(buf, isnull, count);
-	while ((buf->len - start) % MAXIMUM_ALIGNOF != 0)
-		appendStringInfoChar(buf, '\0');
-	memcpy(&model[0], &m.base, sizeof(int64));
-	memcpy(&model[1], &m.step, sizeof(int64));
-	sizes[0] = m.bits;
-	sizes[1] = scale;
-	appendBinaryStringInfo(buf, (const char *) model, sizeof(model));
-	appendBinaryStringInfo(buf, (const char *) sizes, sizeof(sizes));
+	value_encode_extension(buf, isnull, count, &f, sizeof(f));
 
 	codes_len = bits_bytes(n, m.bits);
 	enlargeStringInfo(buf, (int) codes_len);
@@ -305,28 +307,24 @@ packed_layout(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 			  uint32 expected_count, PackedLayout *l)
 {
 	Size		off;
-	uint32		sizes[2];
+	PackedFields f;
 	const char *problem;
 
 	if (type != NULL && !packed_type_ok(type))
 		return "packed integers of a type that is not an integer";
-	problem = value_decode_header(raw, rawlen, expected_count, &l->null_count,
-								  &l->bitmap, &off);
+	problem = value_decode_extension(raw, rawlen, expected_count,
+									 &l->null_count, &l->bitmap, &f,
+									 sizeof(f), &off);
 	if (problem != NULL)
 		return problem;
-	off = MAXALIGN(off);
-	if (off > rawlen || rawlen - off < PACKED_MODEL_SIZE)
-		return "packed integers' model runs past the end of the frame";
-	memcpy(&l->model.base, raw + off, sizeof(uint64));
-	memcpy(&l->model.step, raw + off + sizeof(uint64), sizeof(uint64));
-	memcpy(sizes, raw + off + 2 * sizeof(uint64), sizeof(sizes));
-	off += PACKED_MODEL_SIZE;
-	if (sizes[0] > 64)
+	if (f.bits > 64)
 		return "packed integers wider than 64 bits";
-	if (type != NULL ? sizes[1] != 0 : sizes[1] > NUMERIC_FORMAT_MAX_SCALE)
+	if (type != NULL ? f.scale != 0 : f.scale > NUMERIC_FORMAT_MAX_SCALE)
 		return "packed values have an impossible scale";
-	l->model.bits = sizes[0];
-	l->scale = sizes[1];
+	l->model.base = f.base;
+	l->model.step = f.step;
+	l->model.bits = f.bits;
+	l->scale = f.scale;
 	l->codes = (const uint8 *) raw + off;
 	l->codes_len = bits_bytes(expected_count - l->null_count, l->model.bits);
 	if (l->codes_len != rawlen - off)

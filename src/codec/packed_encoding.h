@@ -43,9 +43,6 @@
 #include "codec/numeric_format.h"
 #include "codec/value_encoding.h"
 
-/* Bytes between the padded value header and the residuals. */
-#define PACKED_MODEL_SIZE	(2 * sizeof(int64) + 2 * sizeof(uint32))
-
 /*
  * Whether values of a type are stored as packed integers: pass by value,
  * 2, 4 or 8 bytes (the caller decides which types are integer-like).

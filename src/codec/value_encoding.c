@@ -154,7 +154,11 @@ append_by_reference(StringInfo buf, Size base, const ValueTypeInfo *type,
 	}
 }
 
-uint32
+/*
+ * Appends the header (count, NULL count, bitmap) of a chunk of count rows;
+ * returns the NULL count.
+ */
+static uint32
 value_encode_header(StringInfo buf, const bool *isnull, uint32 count)
 {
 	uint32		null_count = 0;
@@ -179,6 +183,18 @@ value_encode_header(StringInfo buf, const bool *isnull, uint32 count)
 		buf->len += nbytes;
 	}
 	return null_count;
+}
+
+void
+value_encode_extension(StringInfo buf, const bool *isnull, uint32 count,
+					   const void *ext, Size size)
+{
+	int			start = buf->len;
+
+	value_encode_header(buf, isnull, count);
+	append_zeros(buf, MAXALIGN(buf->len - start) - (buf->len - start));
+	put_bytes(buf, ext, size);
+	buf->data[buf->len] = '\0';
 }
 
 void
@@ -262,7 +278,7 @@ decode_by_value(const char *data, Size len, int16 typlen, uint32 count,
  * The header of a chunk of expected_count rows: sets *null_count, *bitmap
  * (NULL without NULLs) and *off, where the values start.
  */
-const char *
+static const char *
 value_decode_header(const char *raw, uint32 rawlen, uint32 expected_count,
 					uint32 *null_count, const uint8 **bitmap, Size *off)
 {
@@ -287,6 +303,24 @@ value_decode_header(const char *raw, uint32 rawlen, uint32 expected_count,
 		*bitmap = (const uint8 *) raw + *off;
 		*off += nbytes;
 	}
+	return NULL;
+}
+
+const char *
+value_decode_extension(const char *raw, uint32 rawlen, uint32 expected_count,
+					   uint32 *null_count, const uint8 **bitmap, void *ext,
+					   Size size, Size *off)
+{
+	const char *problem = value_decode_header(raw, rawlen, expected_count,
+											  null_count, bitmap, off);
+
+	if (problem != NULL)
+		return problem;
+	*off = MAXALIGN(*off);
+	if (*off > rawlen || rawlen - *off < size)
+		return "frame header runs past the end of the frame";
+	memcpy(ext, raw + *off, size);
+	*off += size;
 	return NULL;
 }
 

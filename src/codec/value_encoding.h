@@ -65,11 +65,21 @@ extern void value_encode(StringInfo buf, const ValueTypeInfo *type,
 						 uint32 count);
 
 /*
- * Appends only the header (count, NULL count, bitmap) of such a chunk;
- * returns the NULL count.  For layouts that share it (dict_encoding.h).
+ * The layouts that extend this one (codec/dict_encoding.h,
+ * packed_encoding.h, chars_encoding.h) start with its header (count, NULL
+ * count, bitmap), zero padding to MAXALIGN, then size bytes of their own
+ * fields.  value_encode_extension appends that start, the fields copied
+ * from ext; value_decode_extension checks it and copies the fields into
+ * ext, setting *null_count, *bitmap (NULL without NULLs) and *off, where
+ * what follows them starts.
  */
-extern uint32 value_encode_header(StringInfo buf, const bool *isnull,
-								  uint32 count);
+extern void value_encode_extension(StringInfo buf, const bool *isnull,
+								   uint32 count, const void *ext, Size size);
+extern const char *value_decode_extension(const char *raw, uint32 rawlen,
+										  uint32 expected_count,
+										  uint32 *null_count,
+										  const uint8 **bitmap, void *ext,
+										  Size size, Size *off);
 
 /*
  * Decodes a chunk of exactly expected_count rows from raw[0 .. rawlen).
@@ -108,35 +118,13 @@ extern const char *value_decode_row(const char *raw, uint32 rawlen,
 									ValueWalk *walk,
 									Datum *value, bool *isnull);
 
-/*
- * Checks the header of a chunk of expected_count rows in raw[0 .. rawlen):
- * sets *null_count, *bitmap (NULL without NULLs) and *values_start.
- * Returns NULL, or what is wrong.
- */
-extern const char *value_decode_header(const char *raw, uint32 rawlen,
-									   uint32 expected_count,
-									   uint32 *null_count,
-									   const uint8 **bitmap,
-									   Size *values_start);
-
 /* Rows with a value (a set bit in bitmap) among rows [from, to). */
 extern uint32 value_present_between(const uint8 *bitmap, uint32 from,
 									uint32 to);
 
 /*
  * Where row (0-based) of a chunk of expected_count rows stands, by the
- * null_count and bitmap value_decode_header gives: *isnull, and when it
- * holds a value, *present, the values stored before it (one per non-NULL
- * row).  For layouts that store one code or value per non-NULL row.
- * Returns NULL, or what is wrong.
- */
-extern const char *value_row_position(const uint8 *bitmap, uint32 null_count,
-									  uint32 expected_count, uint32 row,
-									  bool *isnull, uint32 *present);
-
-/*
- * Where row (0-based) of a chunk of expected_count rows stands, by the
- * null_count and bitmap value_decode_header gives: *isnull, and when it
+ * null_count and bitmap value_decode_extension gives: *isnull, and when it
  * holds a value, *present, the values stored before it (one per non-NULL
  * row).  For layouts that store one code or value per non-NULL row.
  * Returns NULL, or what is wrong.

@@ -3546,50 +3546,71 @@ decimal_check_write(int64 m, int scale)
 			   "numeric_write_scaled(%lld, %d) reads back otherwise", (long long) m, scale);
 }
 
-/* The current input's generator, for the decimal decoders' placements. */
-static FuzzRng *decimal_rng;
+/*
+ * Decoders that make the values they return (packed decimals, packed
+ * characters) into room the caller gives, each row's at its place: their
+ * two functions, and the room of one value.
+ */
+typedef const char *(*MadeDecode) (const char *raw, uint32 rawlen,
+								   uint32 expected_count, char *made,
+								   Datum *values, bool *isnull);
+typedef const char *(*MadeDecodeRow) (const char *raw, uint32 rawlen,
+									  uint32 expected_count, uint32 row,
+									  char *made, Datum *value, bool *isnull);
+
+typedef struct MadeEncoding
+{
+	const char *name;
+	MadeDecode decode;
+	MadeDecodeRow decode_row;
+	size_t		room;
+} MadeEncoding;
+
+/* The encoding and the input's generator the made_* adapters serve. */
+static const MadeEncoding *made_enc;
+static FuzzRng *made_rng;
 
 /*
- * packed_decimal_decode as a FrameDecode: the numerics go into a guarded
- * buffer, each in its row's place, behind a 1-byte header.
+ * made_enc's whole decode as a FrameDecode: the values are made in a
+ * guarded buffer, each a short varlena in its row's place.
  */
 static const char *
-decimal_decode_guarded(const char *raw, uint32 rawlen,
-					   const ValueTypeInfo *type, uint32 expected,
-					   Datum *values, bool *isnull)
+made_decode_guarded(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
+					uint32 expected, Datum *values, bool *isnull)
 {
-	char	   *made = (char *) fuzz_place(&gb_chunk2,
-										   (size_t) expected * PACKED_DECIMAL_SIZE,
-										   rng_below(decimal_rng, 2));
-	const char *err = packed_decimal_decode(raw, rawlen, expected, made,
-											values, isnull);
+	char	   *made = (char *) fuzz_place(&gb_chunk2, (size_t) expected * made_enc->room,
+										   rng_below(made_rng, 2));
+	const char *err = made_enc->decode(raw, rawlen, expected, made, values,
+									   isnull);
 	uint32		i;
 
-	fuzz_check_canaries(&gb_chunk2, "decoded numerics");
+	fuzz_check_canaries(&gb_chunk2, "made values");
 	for (i = 0; err == NULL && i < expected; i++)
 		FUZZ_CHECK(isnull[i] ||
-				   (DatumGetPointer(values[i]) == made + (size_t) i * PACKED_DECIMAL_SIZE &&
+				   (DatumGetPointer(values[i]) == made + (size_t) i * made_enc->room &&
 					VARATT_IS_1B(DatumGetPointer(values[i]))),
-				   "decimal: row %u is not a short numeric in its place", i);
+				   "%s: row %u is not a short varlena in its place", made_enc->name, i);
 	return err;
 }
 
-/* packed_decimal_decode_row as a FrameDecodeRow. */
+/* made_enc's row decode as a FrameDecodeRow. */
 static const char *
-decimal_decode_row_guarded(const char *raw, uint32 rawlen,
-						   const ValueTypeInfo *type, uint32 expected,
-						   uint32 row, Datum *value, bool *isnull)
+made_decode_row_guarded(const char *raw, uint32 rawlen,
+						const ValueTypeInfo *type, uint32 expected,
+						uint32 row, Datum *value, bool *isnull)
 {
 	char	   *made = (char *) chunk_saved_values; /* CHUNK_MAX_EXPECTED * 8 bytes */
 
-	if ((size_t) expected * PACKED_DECIMAL_SIZE > CHUNK_MAX_EXPECTED * sizeof(Datum))
+	if ((size_t) expected * made_enc->room > CHUNK_MAX_EXPECTED * sizeof(Datum))
 		return "more rows than the harness makes room for";
-	return packed_decimal_decode_row(raw, rawlen, expected, row, made, value,
-									 isnull);
+	return made_enc->decode_row(raw, rawlen, expected, row, made, value,
+								isnull);
 }
 
-static const FrameEncoding decimal_frames = {"decimal", decimal_decode_guarded,
-decimal_decode_row_guarded};
+static const MadeEncoding decimal_made = {"decimal", packed_decimal_decode,
+packed_decimal_decode_row, PACKED_DECIMAL_SIZE};
+static const FrameEncoding decimal_frames = {"decimal", made_decode_guarded,
+made_decode_row_guarded};
 
 static void
 fuzz_decimal_decode(const uint8 *data, size_t len)
@@ -3636,7 +3657,8 @@ fuzz_decimal_decode(const uint8 *data, size_t len)
 	r.left -= Min(r.left, (size_t) nmut * 5);
 	mut.left = Min(mut.left, (size_t) nmut * 5);
 	rng_seed_from(&rng, data, len);
-	decimal_rng = &rng;
+	made_enc = &decimal_made;
+	made_rng = &rng;
 
 	decimal_check_write((int64) start, scale);
 	decimal_check_write((int64) step, (scale * 7) % 39);
@@ -3716,41 +3738,10 @@ fuzz_decimal_decode(const uint8 *data, size_t len)
  * shorter or longer; a mutant is refused or decoded alike both ways,
  * inside the buffers.
  */
-static FuzzRng *chars_rng;
-
-static const char *
-chars_decode_guarded(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
-					 uint32 expected, Datum *values, bool *isnull)
-{
-	char	   *made = (char *) fuzz_place(&gb_chunk2,
-										   (size_t) expected * CHARS_VALUE_ROOM,
-										   rng_below(chars_rng, 2));
-	const char *err = chars_decode(raw, rawlen, expected, made, values, isnull);
-	uint32		i;
-
-	fuzz_check_canaries(&gb_chunk2, "decoded strings");
-	for (i = 0; err == NULL && i < expected; i++)
-		FUZZ_CHECK(isnull[i] ||
-				   (DatumGetPointer(values[i]) == made + (size_t) i * CHARS_VALUE_ROOM &&
-					VARATT_IS_1B(DatumGetPointer(values[i]))),
-				   "chars: row %u is not a short string in its place", i);
-	return err;
-}
-
-static const char *
-chars_decode_row_guarded(const char *raw, uint32 rawlen,
-						 const ValueTypeInfo *type, uint32 expected,
-						 uint32 row, Datum *value, bool *isnull)
-{
-	char	   *made = (char *) chunk_saved_values; /* CHUNK_MAX_EXPECTED * 8 bytes */
-
-	if ((size_t) expected * CHARS_VALUE_ROOM > CHUNK_MAX_EXPECTED * sizeof(Datum))
-		return "more rows than the harness makes room for";
-	return chars_decode_row(raw, rawlen, expected, row, made, value, isnull);
-}
-
-static const FrameEncoding chars_frames = {"chars", chars_decode_guarded,
-chars_decode_row_guarded};
+static const MadeEncoding chars_made = {"chars", chars_decode,
+chars_decode_row, CHARS_VALUE_ROOM};
+static const FrameEncoding chars_frames = {"chars", made_decode_guarded,
+made_decode_row_guarded};
 
 static void
 fuzz_chars_decode(const uint8 *data, size_t len)
@@ -3784,7 +3775,8 @@ fuzz_chars_decode(const uint8 *data, size_t len)
 	r.left -= Min(r.left, (size_t) nmut * 5);
 	mut.left = Min(mut.left, (size_t) nmut * 5);
 	rng_seed_from(&rng, data, len);
-	chars_rng = &rng;
+	made_enc = &chars_made;
+	made_rng = &rng;
 
 	/* distinct symbols, any bytes (zero too) */
 	for (i = 0; i <= CHARS_MAX_SYMBOLS; i++)
