@@ -809,8 +809,8 @@ chars_chunk(ColWriter *w, int a, uint32 start, uint32 end)
 
 /*
  * Whether column a's first chunk group takes at most PACKED_MAX_GROWTH
- * times the bytes packed (packed integers or decimals) as in the other
- * encoding, encoded as a column without a dictionary would be.
+ * times the bytes packed (integers, decimals or characters) as in the
+ * other encoding, encoded as a column without a dictionary would be.
  */
 static bool
 packed_pays(ColWriter *w, int a, uint32 group_limit, const Codec *codec,
