@@ -3196,6 +3196,86 @@ frame_check_encoded(const FrameEncoding *enc, const ValueTypeInfo *t,
 		stat_mutants_accepted++;
 }
 
+/*
+ * Values of a frame as packed.decode and decimal.decode draw them: a
+ * pattern and its line, noise and wrap, read from the input.
+ */
+typedef struct ValuePattern
+{
+	uint32		mode;
+	uint64		start;
+	uint64		step;
+	uint32		noise_bits;
+	uint64		wrap;
+} ValuePattern;
+
+static void
+read_value_pattern(FuzzReader *r, ValuePattern *vp)
+{
+	vp->mode = rd_u8(r);
+	vp->start = (uint64) rd_u32(r) << 32 | rd_u32(r);
+	if (rd_u8(r) & 1)
+		vp->start = (uint64) (int64) (int32) vp->start;
+	vp->step = rd_u8(r) & 1 ? (uint64) (int64) (int16) rd_u16(r) :
+		(uint64) rd_u32(r) << 32 | rd_u32(r);
+	vp->noise_bits = rd_u8(r) % 65;
+	vp->wrap = rd_u16(r) % 200;
+}
+
+/* Row i's value under the pattern, as a 64-bit integer. */
+static uint64
+pattern_value(const ValuePattern *vp, int16 typlen, uint32 i, FuzzReader *r,
+			  FuzzRng *rng)
+{
+	uint64		noise = 0;
+	uint64		v;
+	uint32		k;
+
+	for (k = 0; k < vp->noise_bits; k += 8)
+		noise |= (uint64) chunk_byte(r, rng) << k;
+	if (vp->noise_bits < 64)
+		noise &= (UINT64CONST(1) << vp->noise_bits) - 1;
+	switch (vp->mode % 5)
+	{
+		case 0:
+			v = noise;
+			break;
+		case 1:
+			v = vp->start + vp->step * i + noise;
+			break;
+		case 2:
+			v = vp->start + vp->step * (vp->wrap == 0 ? i : i % vp->wrap) + noise;
+			break;
+		case 3:
+			/* the extremes of the type and around zero */
+			{
+				uint64		top = typlen == 8 ? PG_INT64_MAX :
+					(UINT64CONST(1) << (8 * typlen - 1)) - 1;
+				uint64		picks[4] = {top, ~top, 0, ~UINT64CONST(0)};
+
+				v = picks[chunk_byte(r, rng) % 4];
+				break;
+			}
+		default:
+			v = vp->start;
+			break;
+	}
+	return v;
+}
+
+/*
+ * Sets *mut to the next nmut mutations' bytes (five each) of *r and moves
+ * *r past them, as far as the input goes.
+ */
+static void
+split_mutations(FuzzReader *r, int nmut, FuzzReader *mut)
+{
+	*mut = *r;
+	r->p += Min(r->left, (size_t) nmut * 5);
+	r->left -= Min(r->left, (size_t) nmut * 5);
+	mut->left = Min(mut->left, (size_t) nmut * 5);
+}
+
 static const FrameEncoding dict_frames = {"dict", dict_decode, dict_decode_row};
 
 static void
@@ -3225,10 +3305,7 @@ fuzz_dict_decode(const uint8 *data, size_t len)
 	nullarg = rd_u8(&r);
 	pool = rd_u16(&r) % lengthof(poolv) + 1;
 	nmut = (int) (rd_u8(&r) % 9);
-	mut = r;
-	r.p += Min(r.left, (size_t) nmut * 5);
-	r.left -= Min(r.left, (size_t) nmut * 5);
-	mut.left = Min(mut.left, (size_t) nmut * 5);
+	split_mutations(&r, nmut, &mut);
 	rng_seed_from(&rng, data, len);
 
 	chunk_arena_used = 0;
@@ -3274,48 +3351,6 @@ fuzz_dict_decode(const uint8 *data, size_t len)
  * mutant of it is decoded in guarded buffers: no crash, no access outside
  * them, and when accepted, every row decoded alone as in the whole decode.
  */
-/* Row i's value under pattern mode, as a 64-bit integer. */
-static uint64
-packed_pattern_value(uint32 mode, uint64 start, uint64 step, uint32 noise_bits,
-					 uint64 wrap, int16 typlen, uint32 i, FuzzReader *r,
-					 FuzzRng *rng)
-{
-	uint64		noise = 0;
-	uint64		v;
-	uint32		k;
-
-	for (k = 0; k < noise_bits; k += 8)
-		noise |= (uint64) chunk_byte(r, rng) << k;
-	if (noise_bits < 64)
-		noise &= (UINT64CONST(1) << noise_bits) - 1;
-	switch (mode % 5)
-	{
-		case 0:
-			v = noise;
-			break;
-		case 1:
-			v = start + step * i + noise;
-			break;
-		case 2:
-			v = start + step * (wrap == 0 ? i : i % wrap) + noise;
-			break;
-		case 3:
-			/* the extremes of the type and around zero */
-			{
-				uint64		top = typlen == 8 ? PG_INT64_MAX :
-					(UINT64CONST(1) << (8 * typlen - 1)) - 1;
-				uint64		picks[4] = {top, ~top, 0, ~UINT64CONST(0)};
-
-				v = picks[chunk_byte(r, rng) % 4];
-				break;
-			}
-		default:
-			v = start;
-			break;
-	}
-	return v;
-}
-
 static const FrameEncoding packed_frames = {"packed", packed_decode,
 packed_decode_row};
 
@@ -3329,11 +3364,7 @@ fuzz_packed_decode(const uint8 *data, size_t len)
 	uint32		rowsel;
 	uint32		nullmode;
 	uint32		nullarg;
-	uint32		mode;
-	uint64		start;
-	uint64		step;
-	uint32		noise_bits;
-	uint64		wrap;
+	ValuePattern vp;
 	int			nmut;
 	FuzzReader	mut;
 	uint32		count;
@@ -3349,26 +3380,15 @@ fuzz_packed_decode(const uint8 *data, size_t len)
 	rowsel |= rd_u16(&r) << 8;
 	nullmode = rd_u8(&r);
 	nullarg = rd_u8(&r);
-	mode = rd_u8(&r);
-	start = (uint64) rd_u32(&r) << 32 | rd_u32(&r);
-	if (rd_u8(&r) & 1)
-		start = (uint64) (int64) (int32) start;
-	step = rd_u8(&r) & 1 ? (uint64) (int64) (int16) rd_u16(&r) :
-		(uint64) rd_u32(&r) << 32 | rd_u32(&r);
-	noise_bits = rd_u8(&r) % 65;
-	wrap = rd_u16(&r) % 200;
+	read_value_pattern(&r, &vp);
 	nmut = (int) (rd_u8(&r) % 9);
-	mut = r;
-	r.p += Min(r.left, (size_t) nmut * 5);
-	r.left -= Min(r.left, (size_t) nmut * 5);
-	mut.left = Min(mut.left, (size_t) nmut * 5);
+	split_mutations(&r, nmut, &mut);
 	rng_seed_from(&rng, data, len);
 
 	count = chunk_pick_rows(rowsel);
 	for (i = 0; i < count; i++)
 	{
-		uint64		v = packed_pattern_value(mode, start, step, noise_bits,
-											 wrap, t.typlen, i, &r, &rng);
+		uint64		v = pattern_value(&vp, t.typlen, i, &r, &rng);
 
 		chunk_orig_isnull[i] = chunk_row_null(nullmode, nullarg, i, &rng);
 		switch (t.typlen)
@@ -3428,9 +3448,9 @@ fuzz_packed_decode(const uint8 *data, size_t len)
 
 /*
  * decimal.decode.  Input layout: scale, 24 bits of row count selector,
- * null pattern and its argument, value pattern, an odd value's kind and
- * row, mutation count, five bytes per mutation, then the bytes the values
- * are made of.
+ * null pattern and its argument, an odd value's kind and row, value
+ * pattern, mutation count, five bytes per mutation, then the bytes the
+ * values are made of.
  *
  * First numeric_write_scaled alone: a value it writes is numeric.c's own
  * form (short, no zero digit at either end, zero without digits and
@@ -3621,13 +3641,9 @@ fuzz_decimal_decode(const uint8 *data, size_t len)
 	uint32		rowsel;
 	uint32		nullmode;
 	uint32		nullarg;
-	uint32		mode;
+	ValuePattern vp;
 	uint32		odd_kind;
 	uint32		odd_row;
-	uint64		start;
-	uint64		step;
-	uint32		noise_bits;
-	uint64		wrap;
 	int			nmut;
 	FuzzReader	mut;
 	uint32		count;
@@ -3641,36 +3657,25 @@ fuzz_decimal_decode(const uint8 *data, size_t len)
 	rowsel |= rd_u16(&r) << 8;
 	nullmode = rd_u8(&r);
 	nullarg = rd_u8(&r);
-	mode = rd_u8(&r);
 	odd_kind = rd_u8(&r);
 	odd_row = rd_u16(&r);
-	start = (uint64) rd_u32(&r) << 32 | rd_u32(&r);
-	if (rd_u8(&r) & 1)
-		start = (uint64) (int64) (int32) start;
-	step = rd_u8(&r) & 1 ? (uint64) (int64) (int16) rd_u16(&r) :
-		(uint64) rd_u32(&r) << 32 | rd_u32(&r);
-	noise_bits = rd_u8(&r) % 65;
-	wrap = rd_u16(&r) % 200;
+	read_value_pattern(&r, &vp);
 	nmut = (int) (rd_u8(&r) % 9);
-	mut = r;
-	r.p += Min(r.left, (size_t) nmut * 5);
-	r.left -= Min(r.left, (size_t) nmut * 5);
-	mut.left = Min(mut.left, (size_t) nmut * 5);
+	split_mutations(&r, nmut, &mut);
 	rng_seed_from(&rng, data, len);
 	made_enc = &decimal_made;
 	made_rng = &rng;
 
-	decimal_check_write((int64) start, scale);
-	decimal_check_write((int64) step, (scale * 7) % 39);
-	decimal_check_write(PG_INT64_MIN + (int64) (start % 3), scale);
-	decimal_check_write(PG_INT64_MAX - (int64) (step % 3), scale);
+	decimal_check_write((int64) vp.start, scale);
+	decimal_check_write((int64) vp.step, (scale * 7) % 39);
+	decimal_check_write(PG_INT64_MIN + (int64) (vp.start % 3), scale);
+	decimal_check_write(PG_INT64_MAX - (int64) (vp.step % 3), scale);
 
 	count = chunk_pick_rows(rowsel);
 	chunk_arena_used = 0;
 	for (i = 0; i < count; i++)
 	{
-		int64		m = (int64) packed_pattern_value(mode, start, step, noise_bits,
-													 wrap, 8, i, &r, &rng);
+		int64		m = (int64) pattern_value(&vp, 8, i, &r, &rng);
 		uint8	   *p = chunk_alloc(VARHDRSZ + NUMERIC_WRITE_MAX_SIZE + 8);
 		size_t		vlen;
 
@@ -3770,10 +3775,7 @@ fuzz_chars_decode(const uint8 *data, size_t len)
 	rowsel |= rd_u16(&r) << 8;
 	slen = lensel & 0x80 ? 1 + lensel % CHARS_MAX_LENGTH : 1 + lensel % 40;
 	nmut = (int) (rd_u8(&r) % 9);
-	mut = r;
-	r.p += Min(r.left, (size_t) nmut * 5);
-	r.left -= Min(r.left, (size_t) nmut * 5);
-	mut.left = Min(mut.left, (size_t) nmut * 5);
+	split_mutations(&r, nmut, &mut);
 	rng_seed_from(&rng, data, len);
 	made_enc = &chars_made;
 	made_rng = &rng;
