@@ -201,7 +201,6 @@ chars_decode(const char *raw, uint32 rawlen, uint32 expected_count,
 			 char *made, Datum *values, bool *isnull)
 {
 	CharsLayout l;
-	uint32		expected;
 	uint32		present = 0;
 	uint32		i;
 	const char *problem;
@@ -209,26 +208,20 @@ chars_decode(const char *raw, uint32 rawlen, uint32 expected_count,
 	problem = chars_layout(raw, rawlen, expected_count, &l);
 	if (problem != NULL)
 		return problem;
-	expected = expected_count - l.null_count;
+	problem = value_null_flags(l.bitmap, l.null_count, expected_count, values,
+							   isnull);
+	if (problem != NULL)
+		return problem;
 	for (i = 0; i < expected_count; i++)
 	{
 		char	   *out = made + (Size) i * CHARS_VALUE_ROOM;
 
-		if (l.bitmap != NULL && (l.bitmap[i / 8] & (1 << (i % 8))) == 0)
-		{
-			isnull[i] = true;
-			values[i] = (Datum) 0;
+		if (isnull[i])
 			continue;
-		}
-		if (present >= expected)
-			return "null bitmap disagrees with the null count";
 		if (!write_value(&l, present++, out))
 			return "packed character code out of range";
 		values[i] = PointerGetDatum(out);
-		isnull[i] = false;
 	}
-	if (present != expected)
-		return "null bitmap disagrees with the null count";
 	return NULL;
 }
 

@@ -244,7 +244,6 @@ dict_decode(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 	DictLayout	l;
 	Datum		dict[DICT_MAX_ENTRIES];
 	bool		dict_isnull[DICT_MAX_ENTRIES];
-	uint32		expected;
 	uint32		present = 0;
 	uint32		i;
 	const char *problem;
@@ -256,27 +255,21 @@ dict_decode(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 						   dict, dict_isnull);
 	if (problem != NULL)
 		return problem;
-	expected = expected_count - l.null_count;
+	problem = value_null_flags(l.bitmap, l.null_count, expected_count, values,
+							   isnull);
+	if (problem != NULL)
+		return problem;
 	for (i = 0; i < expected_count; i++)
 	{
 		uint32		code;
 
-		if (l.bitmap != NULL && (l.bitmap[i / 8] & (1 << (i % 8))) == 0)
-		{
-			isnull[i] = true;
-			values[i] = (Datum) 0;
+		if (isnull[i])
 			continue;
-		}
-		if (present >= expected)
-			return "null bitmap disagrees with the null count";
 		code = code_at(l.codes, l.codes_len, present++, l.bits);
 		if (code >= l.entries)
 			return "dictionary code out of range";
 		values[i] = dict[code];
-		isnull[i] = false;
 	}
-	if (present != expected)
-		return "null bitmap disagrees with the null count";
 	return NULL;
 }
 

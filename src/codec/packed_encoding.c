@@ -368,7 +368,6 @@ decode_frame(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 			 uint32 expected_count, char *made, Datum *values, bool *isnull)
 {
 	PackedLayout l;
-	uint32		expected;
 	uint32		present = 0;
 	uint32		i;
 	const char *problem;
@@ -376,22 +375,13 @@ decode_frame(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 	problem = packed_layout(raw, rawlen, type, expected_count, &l);
 	if (problem != NULL)
 		return problem;
-	expected = expected_count - l.null_count;
+	problem = value_null_flags(l.bitmap, l.null_count, expected_count, values,
+							   isnull);
+	if (problem != NULL)
+		return problem;
 	for (i = 0; i < expected_count; i++)
-	{
-		if (l.bitmap != NULL && (l.bitmap[i / 8] & (1 << (i % 8))) == 0)
-		{
-			isnull[i] = true;
-			values[i] = (Datum) 0;
-			continue;
-		}
-		if (present >= expected)
-			return "null bitmap disagrees with the null count";
-		values[i] = row_value(&l, type, i, present++, made);
-		isnull[i] = false;
-	}
-	if (present != expected)
-		return "null bitmap disagrees with the null count";
+		if (!isnull[i])
+			values[i] = row_value(&l, type, i, present++, made);
 	return NULL;
 }
 

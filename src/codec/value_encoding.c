@@ -466,6 +466,29 @@ value_present_between(const uint8 *bitmap, uint32 from, uint32 to)
 }
 
 const char *
+value_null_flags(const uint8 *bitmap, uint32 null_count,
+				 uint32 expected_count, Datum *values, bool *isnull)
+{
+	uint32		i;
+
+	if (bitmap == NULL)
+	{
+		memset(isnull, 0, expected_count);
+		return NULL;
+	}
+	if (value_present_between(bitmap, 0, expected_count) !=
+		expected_count - null_count)
+		return "null bitmap disagrees with the null count";
+	for (i = 0; i < expected_count; i++)
+	{
+		isnull[i] = (bitmap[i / 8] & (1 << (i % 8))) == 0;
+		if (isnull[i])
+			values[i] = (Datum) 0;
+	}
+	return NULL;
+}
+
+const char *
 value_row_position(const uint8 *bitmap, uint32 null_count,
 				   uint32 expected_count, uint32 row, bool *isnull,
 				   uint32 *present)

@@ -123,6 +123,16 @@ extern uint32 value_present_between(const uint8 *bitmap, uint32 from,
 									uint32 to);
 
 /*
+ * For the same layouts, all rows at once: sets isnull[0 .. expected_count)
+ * by the null_count and bitmap value_decode_extension gives, and values[]
+ * of the NULL rows to 0, having checked that the bitmap holds exactly
+ * expected_count - null_count values.  Returns NULL, or what is wrong.
+ */
+extern const char *value_null_flags(const uint8 *bitmap, uint32 null_count,
+									uint32 expected_count, Datum *values,
+									bool *isnull);
+
+/*
  * Where row (0-based) of a chunk of expected_count rows stands, by the
  * null_count and bitmap value_decode_extension gives: *isnull, and when it
  * holds a value, *present, the values stored before it (one per non-NULL
