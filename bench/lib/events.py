@@ -18,7 +18,6 @@ CHUNK = 750_000
 SEED = 0.42
 USERS = 50_000
 TABLE_OPTIONS = {COLCOMPRESS.key: {"orderby": "event_date ASC"}}
-LOAD_ORDER = {COLCOMPRESS.key: "ORDER BY event_date, id"}
 
 
 def table_name(kind: Kind) -> str:
@@ -71,8 +70,7 @@ def _load(conn, kind: Kind, table: str, rows: int, options: dict | None) -> Tabl
         load_s = 0.0
         for lo, hi in _chunks(rows):
             t0 = time.perf_counter()
-            conn.execute(render(load_sql, {**tv, "lo": lo, "hi": hi,
-                                           "order_by": LOAD_ORDER.get(kind.key, "")}))
+            conn.execute(render(load_sql, {**tv, "lo": lo, "hi": hi}))
             load_s += time.perf_counter() - t0
             s.update(f"{hi:,} / {rows:,} rows", force=True)
         conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), {max(rows, 1)})")

@@ -71,4 +71,21 @@ get_bits(const uint8 *p, uint64 len, uint64 bit, uint32 bits)
 	return bits == 64 ? v : v & ((UINT64CONST(1) << bits) - 1);
 }
 
+/*
+ * The bytes get_bits reads to extract nbits bits from first_bit on (in
+ * calls of at most 64 bits each), of codes of codes_len bytes at codes_off
+ * in their frame: *start and *len, within the codes.
+ */
+static inline void
+bits_span(uint64 codes_off, uint64 codes_len, uint64 first_bit, uint64 nbits,
+		  uint32 *start, uint32 *len)
+{
+	uint64		from = Min(first_bit / 8, codes_len);
+	uint64		to = Min((first_bit + nbits) / 8 + sizeof(uint64) + 1,
+						 codes_len);
+
+	*start = (uint32) (codes_off + from);
+	*len = nbits == 0 ? 0 : (uint32) (to - from);
+}
+
 #endif							/* STORAGE_ENGINE_BIT_PACKING_H */

@@ -32,6 +32,9 @@ typedef struct CharsHeader
 	uint8		alphabet[CHARS_MAX_SYMBOLS];
 } CharsHeader;
 
+StaticAssertDecl(sizeof(CharsHeader) <= VALUE_EXTENSION_MAX,
+				 "packed characters' fields outgrow what a fetch reads first");
+
 /*
  * The common length of the rows' values and their alphabet in *h, with
  * code[b] the code of byte b; false when the rows cannot be packed
@@ -246,5 +249,29 @@ chars_decode_row(const char *raw, uint32 rawlen, uint32 expected_count,
 	if (!write_value(&l, present, out))
 		return "packed character code out of range";
 	*value = PointerGetDatum(out);
+	return NULL;
+}
+
+const char *
+chars_row_span(const char *raw, uint32 rawlen, uint32 expected_count,
+			   uint32 row, uint32 *start, uint32 *len)
+{
+	CharsLayout l;
+	uint32		present;
+	bool		isnull;
+	uint64		width;
+	const char *problem;
+
+	*start = 0;
+	*len = 0;
+	problem = chars_layout(raw, rawlen, expected_count, &l);
+	if (problem == NULL)
+		problem = value_row_position(l.bitmap, l.null_count, expected_count,
+									 row, &isnull, &present);
+	if (problem != NULL || isnull)
+		return problem;
+	width = (uint64) l.h.length * l.h.bits;
+	bits_span((const char *) l.codes - raw, l.codes_len, present * width,
+			  width, start, len);
 	return NULL;
 }

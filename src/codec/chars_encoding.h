@@ -73,4 +73,9 @@ extern const char *chars_decode_row(const char *raw, uint32 rawlen,
 									uint32 expected_count, uint32 row,
 									char *made, Datum *value, bool *isnull);
 
+/* As value_row_span (codec/value_encoding.h), for packed characters. */
+extern const char *chars_row_span(const char *raw, uint32 rawlen,
+								  uint32 expected_count, uint32 row,
+								  uint32 *start, uint32 *len);
+
 #endif							/* STORAGE_ENGINE_CHARS_ENCODING_H */

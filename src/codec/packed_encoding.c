@@ -65,6 +65,8 @@ typedef struct PackedFields
 
 StaticAssertDecl(sizeof(PackedFields) == 2 * sizeof(uint64) + 2 * sizeof(uint32),
 				 "packed frame fields have padding");
+StaticAssertDecl(sizeof(PackedFields) <= VALUE_EXTENSION_MAX,
+				 "packed frame fields outgrow what a fetch reads first");
 
 /* A line through the rows' values and how far above it they lie. */
 typedef struct PackedModel
@@ -406,6 +408,28 @@ decode_row(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 	return NULL;
 }
 
+static const char *
+row_span(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
+		 uint32 expected_count, uint32 row, uint32 *start, uint32 *len)
+{
+	PackedLayout l;
+	uint32		present;
+	bool		isnull;
+	const char *problem;
+
+	*start = 0;
+	*len = 0;
+	problem = packed_layout(raw, rawlen, type, expected_count, &l);
+	if (problem == NULL)
+		problem = value_row_position(l.bitmap, l.null_count, expected_count,
+									 row, &isnull, &present);
+	if (problem != NULL || isnull)
+		return problem;
+	bits_span((const char *) l.codes - raw, l.codes_len,
+			  (uint64) present * l.model.bits, l.model.bits, start, len);
+	return NULL;
+}
+
 const char *
 packed_decode(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 			  uint32 expected_count, Datum *values, bool *isnull)
@@ -421,6 +445,14 @@ packed_decode_row(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 {
 	return decode_row(raw, rawlen, type, expected_count, row, NULL, value,
 					  isnull);
+}
+
+const char *
+packed_row_span(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
+				uint32 expected_count, uint32 row, uint32 *start,
+				uint32 *len)
+{
+	return row_span(raw, rawlen, type, expected_count, row, start, len);
 }
 
 #ifdef HAVE_SCALED_NUMERIC
@@ -439,5 +471,13 @@ packed_decimal_decode_row(const char *raw, uint32 rawlen,
 {
 	return decode_row(raw, rawlen, NULL, expected_count, row, made, value,
 					  isnull);
+}
+
+const char *
+packed_decimal_row_span(const char *raw, uint32 rawlen,
+						uint32 expected_count, uint32 row, uint32 *start,
+						uint32 *len)
+{
+	return row_span(raw, rawlen, NULL, expected_count, row, start, len);
 }
 #endif

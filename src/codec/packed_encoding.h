@@ -72,6 +72,12 @@ extern const char *packed_decode_row(const char *raw, uint32 rawlen,
 									 uint32 expected_count, uint32 row,
 									 Datum *value, bool *isnull);
 
+/* As value_row_span (codec/value_encoding.h), for a packed frame. */
+extern const char *packed_row_span(const char *raw, uint32 rawlen,
+								   const ValueTypeInfo *type,
+								   uint32 expected_count, uint32 row,
+								   uint32 *start, uint32 *len);
+
 #ifdef HAVE_SCALED_NUMERIC
 /* Room a decoded packed decimal takes: a short-header numeric. */
 #define PACKED_DECIMAL_SIZE		NUMERIC_WRITE_MAX_SIZE
@@ -103,6 +109,9 @@ extern const char *packed_decimal_decode_row(const char *raw, uint32 rawlen,
 											 uint32 expected_count,
 											 uint32 row, char *made,
 											 Datum *value, bool *isnull);
+extern const char *packed_decimal_row_span(const char *raw, uint32 rawlen,
+										   uint32 expected_count, uint32 row,
+										   uint32 *start, uint32 *len);
 #endif
 
 #endif							/* STORAGE_ENGINE_PACKED_ENCODING_H */

@@ -505,6 +505,37 @@ value_row_position(const uint8 *bitmap, uint32 null_count,
 }
 
 const char *
+value_row_span(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
+			   uint32 expected_count, uint32 row, uint32 *start, uint32 *len)
+{
+	uint32		null_count;
+	const uint8 *bitmap;
+	Size		values_start;
+	Size		off;
+	uint32		present;
+	bool		isnull;
+	const char *problem;
+
+	*start = 0;
+	*len = 0;
+	if (!value_spans_rows(type))
+		return "values of varying width have no span of their own";
+	problem = value_decode_header(raw, rawlen, expected_count, &null_count,
+								  &bitmap, &values_start);
+	if (problem == NULL)
+		problem = value_row_position(bitmap, null_count, expected_count, row,
+									 &isnull, &present);
+	if (problem != NULL || isnull)
+		return problem;
+	off = values_start + (Size) present * type->typlen;
+	if (off > rawlen || (Size) type->typlen > rawlen - off)
+		return "value runs past the end of the chunk";
+	*start = (uint32) off;
+	*len = (uint32) type->typlen;
+	return NULL;
+}
+
+const char *
 value_decode_row(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 				 uint32 expected_count, uint32 row, ValueWalk *walk,
 				 Datum *value, bool *isnull)

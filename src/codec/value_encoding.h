@@ -143,6 +143,36 @@ extern const char *value_row_position(const uint8 *bitmap, uint32 null_count,
 									  uint32 expected_count, uint32 row,
 									  bool *isnull, uint32 *present);
 
+/*
+ * Reading one row of a frame stored uncompressed (a fetch by TID): for the
+ * layouts whose values have one width (pass-by-value values here, packed
+ * integers, decimals and characters), a row's decoding looks only at the
+ * frame's first VALUE_PREFIX_BYTES(count) bytes or fewer (header, NULL
+ * bitmap, a layout's own fields, at most VALUE_EXTENSION_MAX bytes) and at
+ * the span of bytes its *_row_span function names: [*start, *start + *len),
+ * empty when the row is NULL.  The span functions read only that prefix
+ * (raw holds at least Min(rawlen, VALUE_PREFIX_BYTES(expected_count))
+ * bytes) and bound the span by rawlen; the rest of raw may hold anything.
+ */
+#define VALUE_EXTENSION_MAX		64
+#define VALUE_PREFIX_BYTES(count) \
+	(MAXALIGN(VALUE_CHUNK_HEADER_SIZE + ((Size) (count) + 7) / 8) + \
+	 VALUE_EXTENSION_MAX)
+
+/* Whether value_row_span serves values of type: pass by value, 1-8 bytes. */
+static inline bool
+value_spans_rows(const ValueTypeInfo *type)
+{
+	return type->typbyval &&
+		(type->typlen == 1 || type->typlen == 2 ||
+		 type->typlen == 4 || type->typlen == 8);
+}
+
+extern const char *value_row_span(const char *raw, uint32 rawlen,
+								  const ValueTypeInfo *type,
+								  uint32 expected_count, uint32 row,
+								  uint32 *start, uint32 *len);
+
 /* Offset of the values in a chunk of count rows with null_count NULLs. */
 static inline Size
 chunk_values_start(uint32 count, uint32 null_count)

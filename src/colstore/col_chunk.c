@@ -88,9 +88,9 @@ read_bytes(const ColChunkRef *ref, uint64 offset, char *buf, uint64 len)
 {
 	StreamPlace place = chunk_place(ref);
 
-	storage_read_stream(ref->rel, ref->stripe->first_block,
-						ref->chunk->stored_offset + offset, buf, len,
-						ref->strategy, &place);
+	storage_read_stream_pinned(ref->rel, ref->stripe->first_block,
+							   ref->chunk->stored_offset + offset, buf, len,
+							   ref->strategy, &place, ref->pin);
 }
 
 /* The dictionary the chunk's column keeps in its stripe, or NULL. */
@@ -301,6 +301,85 @@ col_chunk_read_frame(const ColChunkRef *ref, const FrameDirectory *frames,
 	frame_raw(ref, codec, column_dict(ref, codec), e, bytes, true, nrows,
 			  col_buffer(raw, frame_room(ref, e->raw_length, nrows)));
 	return e->raw_length;
+}
+
+bool
+col_chunk_reads_rows(const ColChunkRef *ref, const FrameEntry *e)
+{
+	ValueTypeInfo type = value_type(ref);
+
+	if (e->stored_length != e->raw_length)
+		return false;
+	switch (ref->chunk->encoding)
+	{
+		case CHUNK_ENCODING_PLAIN:
+			return value_spans_rows(&type);
+		case CHUNK_ENCODING_PACKED:
+		case CHUNK_ENCODING_CHARS:
+#ifdef HAVE_SCALED_NUMERIC
+		case CHUNK_ENCODING_DECIMAL:
+#endif
+			return true;
+		default:
+			return false;
+	}
+}
+
+uint32
+col_chunk_read_frame_start(const ColChunkRef *ref,
+						   const FrameDirectory *frames, uint32 i,
+						   ColBuffer *raw)
+{
+	const FrameEntry *e = &frames->entries[i];
+	uint32		nrows = frames_rows(frames->entries, frames->nframes, i,
+									ref->chunk->value_count);
+	char	   *bytes;
+
+	check_chunk(ref);
+	Assert(col_chunk_reads_rows(ref, e));
+	bytes = col_buffer(raw, frame_room(ref, e->raw_length, nrows));
+	read_bytes(ref, frames->offsets[i], bytes,
+			   Min(e->raw_length, VALUE_PREFIX_BYTES(nrows)));
+	return e->raw_length;
+}
+
+void
+col_chunk_read_row(const ColChunkRef *ref, const FrameDirectory *frames,
+				   uint32 i, char *raw, uint32 row)
+{
+	const FrameEntry *e = &frames->entries[i];
+	uint32		nrows = frames_rows(frames->entries, frames->nframes, i,
+									ref->chunk->value_count);
+	ValueTypeInfo type = value_type(ref);
+	uint32		start;
+	uint32		len;
+	const char *problem;
+
+	switch (ref->chunk->encoding)
+	{
+		case CHUNK_ENCODING_PACKED:
+			problem = packed_row_span(raw, e->raw_length, &type, nrows, row,
+									  &start, &len);
+			break;
+#ifdef HAVE_SCALED_NUMERIC
+		case CHUNK_ENCODING_DECIMAL:
+			problem = packed_decimal_row_span(raw, e->raw_length, nrows, row,
+											  &start, &len);
+			break;
+#endif
+		case CHUNK_ENCODING_CHARS:
+			problem = chars_row_span(raw, e->raw_length, nrows, row, &start,
+									 &len);
+			break;
+		default:
+			problem = value_row_span(raw, e->raw_length, &type, nrows, row,
+									 &start, &len);
+			break;
+	}
+	if (problem != NULL)
+		col_chunk_corrupted(ref, problem);
+	if (len > 0)
+		read_bytes(ref, frames->offsets[i] + start, raw + start, len);
 }
 
 void

@@ -16,6 +16,7 @@
 #include "catalog/stripe_meta.h"
 #include "codec/frames.h"
 #include "codec/value_encoding.h"
+#include "format/storage.h"
 
 /*
  * A buffer reused from chunk to chunk or frame to frame, allocated in cxt:
@@ -42,6 +43,7 @@ typedef struct ColChunkRef
 	const ChunkMeta *chunk;
 	uint32		rows;			/* rows of the chunk group */
 	BufferAccessStrategy strategy;	/* NULL: the default */
+	StoragePin *pin;			/* a fetch's page kept pinned, or NULL */
 } ColChunkRef;
 
 /* Raises ERRCODE_DATA_CORRUPTED naming the chunk's table, stripe, group and column. */
@@ -68,6 +70,24 @@ extern uint32 col_chunk_read_frame(const ColChunkRef *ref,
 								   const FrameDirectory *frames, uint32 i,
 								   ColBuffer *stored,
 								   ColBuffer *raw);
+
+/*
+ * A fetch of one row from a frame stored uncompressed reads only what that
+ * row's decoding looks at (codec/value_encoding.h, VALUE_PREFIX_BYTES):
+ * when col_chunk_reads_rows says the chunk's layout allows it and the
+ * frame's stored length equals its raw length, col_chunk_read_frame_start
+ * reads frame i's first bytes into raw (room as col_chunk_read_frame
+ * leaves) and returns the layout's length, then col_chunk_read_row reads
+ * each row's own bytes before it is decoded.  The frame's CRC covers all
+ * its bytes, so it is checked only when a frame is read whole.
+ */
+extern bool col_chunk_reads_rows(const ColChunkRef *ref, const FrameEntry *e);
+extern uint32 col_chunk_read_frame_start(const ColChunkRef *ref,
+										 const FrameDirectory *frames,
+										 uint32 i, ColBuffer *raw);
+extern void col_chunk_read_row(const ColChunkRef *ref,
+							   const FrameDirectory *frames, uint32 i,
+							   char *raw, uint32 row);
 
 /*
  * Decodes the nrows values of a frame's value layout (pointing into raw,

@@ -19,7 +19,12 @@
  *	  per column, not a chunk group's ten thousand values.  Each column
  *	  keeps its last frame, so rows near each other cost no further
  *	  decompression, and where decoding stopped in it, so rows asked in
- *	  order cost one walk through the frame's values.  A scan that knows
+ *	  order cost one walk through the frame's values.  A frame stored
+ *	  uncompressed whose values have one width (random floats, hex
+ *	  digests, packed integers) is not read whole for its first row: the
+ *	  row's own bytes and the frame's header are, a few bytes of a 16 kB
+ *	  frame (col_chunk_read_row); a second row of the frame reads it whole,
+ *	  since rows near each other come in runs.  A scan that knows
  *	  the columns its plan reads (scan/fetch_columns.c) has the
  *	  cursor leave the others NULL, undecoded.  The values stored in a
  *	  slot point into those frames: they stay valid until the cursor's
@@ -70,6 +75,7 @@ typedef struct ColumnFrame
 	uint32		nrows;
 	ColBuffer	raw;			/* its value layout */
 	uint32		rawlen;
+	bool		partial;		/* raw holds only the rows read so far */
 	ValueWalk	walk;			/* where decoding its rows one by one stopped */
 	bool		decoded;		/* values/isnull hold its rows */
 	Datum	   *values;			/* [nrows], in values_buffer */
@@ -92,6 +98,7 @@ struct ColFetchCursor
 	int			natts;
 	ColumnFrame *cols;			/* [natts] */
 	ColBuffer stored;		/* a frame's stored bytes, scratch */
+	StoragePin pin;				/* the page last read, while a row is read */
 	bool	   *skipped;		/* [natts] columns left NULL; NULL: none */
 	bool		skips_all;		/* every column: no chunk is read */
 };
@@ -271,8 +278,13 @@ load_frame(ColFetchCursor *c, ColumnFrame *col, const ColChunkRef *ref,
 	col->first_row = col->frames.entries[frame].first_row;
 	col->nrows = frames_rows(col->frames.entries, col->frames.nframes, frame,
 							 ref->rows);
-	col->rawlen = col_chunk_read_frame(ref, &col->frames, frame, &c->stored,
-									   &col->raw);
+	col->partial = col_chunk_reads_rows(ref, &col->frames.entries[frame]);
+	if (col->partial)
+		col->rawlen = col_chunk_read_frame_start(ref, &col->frames, frame,
+												 &col->raw);
+	else
+		col->rawlen = col_chunk_read_frame(ref, &col->frames, frame,
+										   &c->stored, &col->raw);
 	col->decoded = false;
 	memset(&col->walk, 0, sizeof(ValueWalk));
 	col->frame = frame;
@@ -300,11 +312,21 @@ column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 	ref.chunk = &c->chunks[a];
 	ref.rows = group_rows;
 	ref.strategy = NULL;
+	ref.pin = &c->pin;
 
 	if (col->frame == UINT32_MAX || !col->have_frames ||
 		row < col->first_row || row - col->first_row >= col->nrows)
 		load_frame(c, col, &ref, row);
+	else if (col->partial)
+	{
+		/* a second row of the frame: rows near each other come in runs */
+		col->rawlen = col_chunk_read_frame(&ref, &col->frames, col->frame,
+										   &c->stored, &col->raw);
+		col->partial = false;
+	}
 	row -= col->first_row;
+	if (col->partial)
+		col_chunk_read_row(&ref, &col->frames, col->frame, col->raw.data, row);
 	if (!col->decoded && row < col->walk.next_row)
 		decode_frame_values(col, &ref);
 	if (col->decoded)
@@ -370,6 +392,12 @@ col_fetch_row(ColFetchCursor *c, uint64 rownum, TupleTableSlot *slot,
 		use_group(c, s, (int) group);
 
 	ExecClearTuple(slot);
+
+	/*
+	 * Columns' frames share pages: each is pinned once for the row.  A pin
+	 * left by a fetch that failed went with its resource owner.
+	 */
+	c->pin.buffer = InvalidBuffer;
 	for (a = 0; a < desc->natts; a++)
 	{
 		Form_pg_attribute attr = TupleDescAttr(desc, a);
@@ -391,6 +419,7 @@ col_fetch_row(ColFetchCursor *c, uint64 rownum, TupleTableSlot *slot,
 			column_value(c, a, attr, row, group_rows, &slot->tts_values[a],
 						 &slot->tts_isnull[a]);
 	}
+	storage_pin_release(&c->pin);
 	ExecStoreVirtualTuple(slot);
 	row_number_to_tid(rownum, &slot->tts_tid);
 	slot->tts_tableOid = RelationGetRelid(f->rel);

@@ -273,6 +273,7 @@ load_column(ColReader *r, int attno, uint32 nrows, ColumnBatch *col)
 	ref.chunk = &r->chunks[r->group_index * r->stripe->column_count + attno];
 	ref.rows = nrows;
 	ref.strategy = r->strategy;
+	ref.pin = NULL;
 	column_arrays(r, attno, nrows, col);
 	col_chunk_decode(&ref, &r->buffers[attno].stored, &r->buffers[attno].raw,
 					 col->values, col->isnull);

@@ -323,25 +323,39 @@ stream_damaged(Relation rel, const StreamPlace *place, uint64 blk,
 }
 
 void
-storage_read_stream(Relation rel, uint64 first_block, uint64 offset,
-					char *dest, uint64 len, BufferAccessStrategy strategy,
-					const StreamPlace *place)
+storage_pin_release(StoragePin *pin)
+{
+	if (BufferIsValid(pin->buffer))
+		ReleaseBuffer(pin->buffer);
+	pin->buffer = InvalidBuffer;
+}
+
+void
+storage_read_stream_pinned(Relation rel, uint64 first_block, uint64 offset,
+						   char *dest, uint64 len,
+						   BufferAccessStrategy strategy,
+						   const StreamPlace *place, StoragePin *pin)
 {
 	while (len > 0)
 	{
 		uint64		blk = first_block + offset / STORAGE_PAGE_PAYLOAD;
 		uint64		in_page = offset % STORAGE_PAGE_PAYLOAD;
 		uint64		n = Min(len, STORAGE_PAGE_PAYLOAD - in_page);
-		BlockNumber nblocks = relation_blocks_at_least(rel, blk);
 		Buffer		buf;
 		Page		page;
 		uint16		lower;
 
-		if (blk < STORAGE_FIRST_DATA_BLOCK || blk >= nblocks)
-			stream_damaged(rel, place, blk, NULL, nblocks);
+		if (pin != NULL && BufferIsValid(pin->buffer) && pin->block == blk)
+			buf = pin->buffer;
+		else
+		{
+			BlockNumber nblocks = relation_blocks_at_least(rel, blk);
 
-		buf = ReadBufferExtended(rel, MAIN_FORKNUM, (BlockNumber) blk,
-								 RBM_NORMAL, strategy);
+			if (blk < STORAGE_FIRST_DATA_BLOCK || blk >= nblocks)
+				stream_damaged(rel, place, blk, NULL, nblocks);
+			buf = ReadBufferExtended(rel, MAIN_FORKNUM, (BlockNumber) blk,
+									 RBM_NORMAL, strategy);
+		}
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
 		lower = ((PageHeader) page)->pd_lower;
@@ -350,17 +364,36 @@ storage_read_stream(Relation rel, uint64 first_block, uint64 offset,
 			in_page + n > (uint64) (lower - STORAGE_PAGE_HEADER))
 		{
 			UnlockReleaseBuffer(buf);
+			if (pin != NULL && pin->buffer == buf)
+				pin->buffer = InvalidBuffer;
 			stream_damaged(rel, place, blk,
 						   "holds fewer bytes than its metadata says",
 						   InvalidBlockNumber);
 		}
 		memcpy(dest, PageGetContents(page) + in_page, n);
-		UnlockReleaseBuffer(buf);
+		LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+		if (pin == NULL)
+			ReleaseBuffer(buf);
+		else if (pin->buffer != buf)
+		{
+			storage_pin_release(pin);
+			pin->buffer = buf;
+			pin->block = blk;
+		}
 
 		dest += n;
 		offset += n;
 		len -= n;
 	}
+}
+
+void
+storage_read_stream(Relation rel, uint64 first_block, uint64 offset,
+					char *dest, uint64 len, BufferAccessStrategy strategy,
+					const StreamPlace *place)
+{
+	storage_read_stream_pinned(rel, first_block, offset, dest, len, strategy,
+							   place, NULL);
 }
 
 /* A directory of up to this many frames is read with the frame count. */

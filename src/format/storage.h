@@ -91,6 +91,28 @@ extern void storage_read_stream(Relation rel, uint64 first_block,
 								BufferAccessStrategy strategy,
 								const StreamPlace *place);
 
+/*
+ * A page kept pinned from one read to the next by a reader that reads a few
+ * bytes at a time: a fetch by TID reads a frame of each column, and the
+ * small chunks of a chunk group's columns share pages, so pinning each
+ * page once per row, not once per column, saves a buffer lookup per column.
+ * The reader releases it (storage_pin_release) before the pin's resource
+ * owner ends, at latest when it is done with the row.
+ */
+typedef struct StoragePin
+{
+	Buffer		buffer;			/* InvalidBuffer: none */
+	uint64		block;
+} StoragePin;
+
+/* As storage_read_stream, reusing and leaving pinned the page in *pin. */
+extern void storage_read_stream_pinned(Relation rel, uint64 first_block,
+									   uint64 offset, char *dest, uint64 len,
+									   BufferAccessStrategy strategy,
+									   const StreamPlace *place,
+									   StoragePin *pin);
+extern void storage_pin_release(StoragePin *pin);
+
 struct FrameDirectory;
 
 /*

@@ -453,6 +453,7 @@ static uint8 *scratch_comp;		/* compressed input, FUZZ_MAX_COMP */
 static uint8 *scratch_mut;		/* mutated buffer, FUZZ_MAX_COMP */
 static uint8 *scratch_ref;		/* reference decoder output, FUZZ_MAX_RAW */
 static uint8 *scratch_ext;		/* an input with one byte appended */
+static uint8 *scratch_sparse;	/* a frame's prefix and one row's span */
 
 static void *
 xmalloc(size_t n)
@@ -519,6 +520,7 @@ fuzz_setup(void)
 	scratch_mut = xmalloc(FUZZ_MAX_COMP + 1);
 	scratch_ref = xmalloc(FUZZ_MAX_RAW + 1);
 	scratch_ext = xmalloc(FUZZ_MAX_COMP + 1);
+	scratch_sparse = xmalloc(FUZZ_MAX_COMP + 1);
 	chunk_setup();
 }
 
@@ -1657,6 +1659,28 @@ chunk_values_equal(const ValueTypeInfo *t, Datum a, Datum b)
 	return strcmp((const char *) pa, (const char *) pb) == 0;
 }
 
+typedef const char *(*FrameDecodeRow) (const char *raw, uint32 rawlen,
+									   const ValueTypeInfo *type,
+									   uint32 expected_count, uint32 row,
+									   Datum *value, bool *isnull);
+typedef const char *(*FrameRowSpan) (const char *raw, uint32 rawlen,
+									 const ValueTypeInfo *type,
+									 uint32 expected_count, uint32 row,
+									 uint32 *start, uint32 *len);
+static void check_row_span(const char *name, FrameRowSpan span,
+						   FrameDecodeRow decode_row, const ValueTypeInfo *t,
+						   const uint8 *raw, size_t rawlen, uint32 expected,
+						   uint32 row, Datum v, bool n, FuzzRng *rng);
+
+/* value_decode_row without a walk, as a FrameDecodeRow. */
+static const char *
+plain_decode_row(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
+				 uint32 expected, uint32 row, Datum *value, bool *isnull)
+{
+	return value_decode_row(raw, rawlen, type, expected, row, NULL, value,
+							isnull);
+}
+
 /*
  * Decodes src (copied to a MAXALIGNed placement in graw) as a chunk of
  * expected rows into guarded values and isnull arrays, prefilled with
@@ -1716,6 +1740,9 @@ chunk_guarded_decode(GuardedBuffer *graw, const ValueTypeInfo *t,
 					   row, rerr);
 			FUZZ_CHECK(n == isnull[row] && (n || v == values[row]),
 					   "value_decode_row disagrees with value_decode on row %u", row);
+			if (value_spans_rows(t))
+				check_row_span("value", value_row_span, plain_decode_row, t,
+							   raw, srclen, expected, row, v, n, rng);
 		}
 	}
 	fuzz_check_aligned_gap(graw, srclen, "chunk");
@@ -3078,17 +3105,61 @@ typedef const char *(*FrameDecode) (const char *raw, uint32 rawlen,
 									const ValueTypeInfo *type,
 									uint32 expected_count, Datum *values,
 									bool *isnull);
-typedef const char *(*FrameDecodeRow) (const char *raw, uint32 rawlen,
-									   const ValueTypeInfo *type,
-									   uint32 expected_count, uint32 row,
-									   Datum *value, bool *isnull);
 
 typedef struct FrameEncoding
 {
 	const char *name;
 	FrameDecode decode;
 	FrameDecodeRow decode_row;
+	FrameRowSpan span;			/* NULL: no fetch reads part of its frames */
 } FrameEncoding;
+
+/*
+ * What a fetch reading part of an uncompressed frame relies on
+ * (codec/value_encoding.h, VALUE_PREFIX_BYTES): a row the frame decodes
+ * has a span inside the frame, and decoded from a copy holding only the
+ * frame's prefix and that span, every other byte poisoned, it is the row
+ * decoded from the whole frame (v, n).
+ */
+static void
+check_row_span(const char *name, FrameRowSpan span, FrameDecodeRow decode_row,
+			   const ValueTypeInfo *t, const uint8 *raw, size_t rawlen,
+			   uint32 expected, uint32 row, Datum v, bool n, FuzzRng *rng)
+{
+	size_t		prefix = Min(rawlen, VALUE_PREFIX_BYTES(expected));
+	uint8		kept[256];
+	uint32		start;
+	uint32		len;
+	Datum		sv;
+	bool		sn;
+	const char *err;
+
+	/* a made value lives in room the next decode reuses: keep its bytes */
+	if (!n && !t->typbyval)
+	{
+		size_t		size = t->typlen > 0 ? (size_t) t->typlen :
+			VARSIZE_ANY(DatumGetPointer(v));
+
+		FUZZ_CHECK(size <= sizeof(kept), "%s: row %u's value is too long to keep", name, row);
+		memcpy(kept, DatumGetPointer(v), size);
+		v = PointerGetDatum(kept);
+	}
+	err = span((const char *) raw, (uint32) rawlen, t, expected, row, &start,
+			   &len);
+	FUZZ_CHECK(err == NULL, "%s: row %u decodes, its span is refused: %s",
+			   name, row, err);
+	FUZZ_CHECK((uint64) start + len <= rawlen, "%s: row %u's span runs past the frame",
+			   name, row);
+	FUZZ_CHECK(!n || len == 0, "%s: NULL row %u has a span", name, row);
+	memset(scratch_sparse, (int) rng_next(rng), rawlen);
+	memcpy(scratch_sparse, raw, prefix);
+	memcpy(scratch_sparse + start, raw + start, len);
+	err = decode_row((const char *) scratch_sparse, (uint32) rawlen, t,
+					 expected, row, &sv, &sn);
+	FUZZ_CHECK(err == NULL && sn == n && (n || chunk_values_equal(t, sv, v)),
+			   "%s: row %u decoded from its frame's prefix and its span differs",
+			   name, row);
+}
 
 /*
  * Decodes the srclen bytes at src as a frame of expected rows of type t, in
@@ -3130,6 +3201,9 @@ frame_guarded_decode(const FrameEncoding *enc, const ValueTypeInfo *t,
 			FUZZ_CHECK(n == isnull[row] && (n || chunk_values_equal(t, v, values[row])),
 					   "%s: row %u decoded alone differs from the whole decode",
 					   enc->name, row);
+			if (enc->span != NULL)
+				check_row_span(enc->name, enc->span, enc->decode_row, t, raw,
+							   srclen, expected, row, v, n, rng);
 		}
 		else if (rerr != NULL && rng_below(rng, 4) == 0)
 			break;
@@ -3276,7 +3350,8 @@ split_mutations(FuzzReader *r, int nmut, FuzzReader *mut)
 	mut->left = Min(mut->left, (size_t) nmut * 5);
 }
 
-static const FrameEncoding dict_frames = {"dict", dict_decode, dict_decode_row};
+static const FrameEncoding dict_frames = {"dict", dict_decode, dict_decode_row,
+NULL};
 
 static void
 fuzz_dict_decode(const uint8 *data, size_t len)
@@ -3352,7 +3427,7 @@ fuzz_dict_decode(const uint8 *data, size_t len)
  * them, and when accepted, every row decoded alone as in the whole decode.
  */
 static const FrameEncoding packed_frames = {"packed", packed_decode,
-packed_decode_row};
+packed_decode_row, packed_row_span};
 
 static void
 fuzz_packed_decode(const uint8 *data, size_t len)
@@ -3578,11 +3653,16 @@ typedef const char *(*MadeDecodeRow) (const char *raw, uint32 rawlen,
 									  uint32 expected_count, uint32 row,
 									  char *made, Datum *value, bool *isnull);
 
+typedef const char *(*MadeRowSpan) (const char *raw, uint32 rawlen,
+								   uint32 expected_count, uint32 row,
+								   uint32 *start, uint32 *len);
+
 typedef struct MadeEncoding
 {
 	const char *name;
 	MadeDecode decode;
 	MadeDecodeRow decode_row;
+	MadeRowSpan span;
 	size_t		room;
 } MadeEncoding;
 
@@ -3627,10 +3707,18 @@ made_decode_row_guarded(const char *raw, uint32 rawlen,
 								isnull);
 }
 
+/* made_enc's span as a FrameRowSpan. */
+static const char *
+made_row_span(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
+			  uint32 expected, uint32 row, uint32 *start, uint32 *len)
+{
+	return made_enc->span(raw, rawlen, expected, row, start, len);
+}
+
 static const MadeEncoding decimal_made = {"decimal", packed_decimal_decode,
-packed_decimal_decode_row, PACKED_DECIMAL_SIZE};
+packed_decimal_decode_row, packed_decimal_row_span, PACKED_DECIMAL_SIZE};
 static const FrameEncoding decimal_frames = {"decimal", made_decode_guarded,
-made_decode_row_guarded};
+made_decode_row_guarded, made_row_span};
 
 static void
 fuzz_decimal_decode(const uint8 *data, size_t len)
@@ -3744,9 +3832,9 @@ fuzz_decimal_decode(const uint8 *data, size_t len)
  * inside the buffers.
  */
 static const MadeEncoding chars_made = {"chars", chars_decode,
-chars_decode_row, CHARS_VALUE_ROOM};
+chars_decode_row, chars_row_span, CHARS_VALUE_ROOM};
 static const FrameEncoding chars_frames = {"chars", made_decode_guarded,
-made_decode_row_guarded};
+made_decode_row_guarded, made_row_span};
 
 static void
 fuzz_chars_decode(const uint8 *data, size_t len)

@@ -233,6 +233,46 @@ SELECT pk_same() AS chars_after_update_equal;
 SELECT count(*) AS problems FROM engine.colcompress_verify('pk_col');
 
 DROP TABLE pk_col, pk_heap;
+
+-- Frames stored uncompressed (compression none; on zstd tables, values that
+-- do not compress, like random floats): a fetch of one row of such a frame
+-- of values of one width reads the frame's header and that row's bytes
+-- only; a second row of the frame reads it whole.  Every such layout, with
+-- NULLs, rows asked alone, in runs, out of order and twice.
+CREATE TABLE pk_heap (id int8, f float8, fnul float4, i int4, inul int2,
+					  dec numeric(12, 2), hash text, b bool, v text);
+INSERT INTO pk_heap
+SELECT g, hashint4(g) / 7.0, CASE WHEN g % 3 = 0 THEN NULL ELSE g / 3.0 END,
+	   hashint4(g * 5), CASE WHEN g % 5 = 0 THEN NULL ELSE (g % 3000)::int2 END,
+	   (hashint4(g * 11) % 1000000) / 100.0,
+	   CASE WHEN g % 7 = 0 THEN NULL ELSE md5(g::text) END,
+	   g % 3 = 0, 'v' || g
+  FROM generate_series(1, 12000) g;
+CREATE TABLE pk_col (LIKE pk_heap) USING colcompress
+	WITH (chunk_group_row_limit = 5000, compression = 'none');
+INSERT INTO pk_col SELECT * FROM pk_heap;
+SELECT a.attname, array_agg(DISTINCT c.encoding) AS encodings,
+	   bool_and(c.stored_length >= c.raw_length) AS uncompressed
+  FROM engine.chunk c
+  JOIN pg_attribute a ON a.attrelid = 'pk_col'::regclass AND a.attnum = c.attr_num
+ WHERE c.storage_id = engine.storage_id('pk_col')
+ GROUP BY a.attname, a.attnum ORDER BY a.attnum;
+CREATE INDEX ON pk_col (id);
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SELECT pk_same('id = ANY (ARRAY(SELECT g * 37 % 12000 + 1 FROM generate_series(1, 300) g))')
+	AS raw_index_fetch_equal;
+SELECT pk_same('id IN (7, 3, 3, 1030, 1029, 1031, 6000, 12000, 11999)')
+	AS raw_repeated_fetch_equal;
+SELECT id, f, fnul, inul, dec, hash FROM pk_col WHERE id IN (3, 1, 2, 5000, 5001) ORDER BY id;
+RESET enable_bitmapscan;
+SET enable_indexscan = off;
+SELECT pk_same('id BETWEEN 100 AND 4000 AND id % 11 = 0') AS raw_bitmap_fetch_equal;
+SELECT pk_same('id BETWEEN 1000 AND 1100') AS raw_bitmap_run_equal;
+RESET enable_indexscan;
+RESET enable_seqscan;
+
+DROP TABLE pk_col, pk_heap;
 DROP FUNCTION pk_same(text);
 DROP FUNCTION pk_agg(text);
 \i common/compare_end.psql
