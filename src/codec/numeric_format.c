@@ -219,16 +219,39 @@ numeric_write_scaled(int64 mantissa, int dscale, char *out)
 	magnitude *= (uint128) pow10_int64[pad];
 	lowest = -((dscale + pad) / NUMERIC_BASE_DIGITS);
 
-	/* digits from the least significant up, trailing zeros dropped */
-	while (magnitude > 0 && magnitude % NUMERIC_BASE == 0)
+	/*
+	 * Digits from the least significant up, trailing zeros dropped.  Most
+	 * magnitudes fit 64 bits, where dividing by the constant base is a
+	 * multiplication; 128-bit division is a library call that took a
+	 * quarter of a scan decoding packed decimals.
+	 */
+	if ((magnitude >> 64) == 0)
 	{
-		magnitude /= NUMERIC_BASE;
-		lowest++;
+		uint64		m = (uint64) magnitude;
+
+		while (m > 0 && m % NUMERIC_BASE == 0)
+		{
+			m /= NUMERIC_BASE;
+			lowest++;
+		}
+		while (m > 0)
+		{
+			digits[n++] = (uint16) (m % NUMERIC_BASE);
+			m /= NUMERIC_BASE;
+		}
 	}
-	while (magnitude > 0)
+	else
 	{
-		digits[n++] = (uint16) (magnitude % NUMERIC_BASE);
-		magnitude /= NUMERIC_BASE;
+		while (magnitude % NUMERIC_BASE == 0)
+		{
+			magnitude /= NUMERIC_BASE;
+			lowest++;
+		}
+		while (magnitude > 0)
+		{
+			digits[n++] = (uint16) (magnitude % NUMERIC_BASE);
+			magnitude /= NUMERIC_BASE;
+		}
 	}
 	/* zero: no digits, weight 0, positive */
 	weight = n == 0 ? 0 : lowest + n - 1;

@@ -14,6 +14,9 @@
 /* the largest scale a value may have to be read as a scaled integer */
 #define NUMERIC_FORMAT_MAX_SCALE 38
 
+/* a numeric as a scaled integer; defined only where 128-bit integers are */
+typedef struct ScaledNumeric ScaledNumeric;
+
 /* the conversions need 128-bit integers and checked arithmetic on them */
 #if defined(HAVE_INT128) && defined(HAVE__BUILTIN_OP_OVERFLOW)
 #define HAVE_SCALED_NUMERIC 1
@@ -26,6 +29,18 @@
  * leaves the value to PostgreSQL.
  */
 extern bool numeric_to_scaled(Datum value, int128 *mantissa, int *dscale);
+
+/*
+ * A value numeric_to_scaled converted (ok) or could not; also what packed
+ * decimals decode to when no numeric needs writing (the vectorized sums
+ * read these, codec/packed_encoding.h).
+ */
+struct ScaledNumeric
+{
+	int128		mantissa;
+	int32		dscale;
+	bool		ok;
+};
 
 /* value x 10^exp into *result (exp >= 0); false on overflow */
 extern bool int128_scale_up(int128 value, int exp, int128 *result);

@@ -474,6 +474,34 @@ packed_decimal_decode_row(const char *raw, uint32 rawlen,
 }
 
 const char *
+packed_decimal_decode_scaled(const char *raw, uint32 rawlen,
+							 uint32 expected_count, ScaledNumeric *scaled,
+							 bool *isnull)
+{
+	PackedLayout l;
+	uint32		present = 0;
+	uint32		i;
+	const char *problem;
+
+	problem = packed_layout(raw, rawlen, NULL, expected_count, &l);
+	if (problem != NULL)
+		return problem;
+	problem = value_null_flags(l.bitmap, l.null_count, expected_count, NULL,
+							   isnull);
+	if (problem != NULL)
+		return problem;
+	for (i = 0; i < expected_count; i++)
+	{
+		if (isnull[i])
+			continue;
+		scaled[i].mantissa = (int64) model_value(&l, i, present++);
+		scaled[i].dscale = (int32) l.scale;
+		scaled[i].ok = true;
+	}
+	return NULL;
+}
+
+const char *
 packed_decimal_row_span(const char *raw, uint32 rawlen,
 						uint32 expected_count, uint32 row, uint32 *start,
 						uint32 *len)

@@ -109,6 +109,17 @@ extern const char *packed_decimal_decode_row(const char *raw, uint32 rawlen,
 											 uint32 expected_count,
 											 uint32 row, char *made,
 											 Datum *value, bool *isnull);
+/*
+ * As packed_decimal_decode, the values as scaled integers into
+ * scaled[0 .. expected_count) (those of NULL rows untouched), no numeric
+ * written: each is the mantissa and display scale numeric_to_scaled reads
+ * from the numeric packed_decimal_decode writes.
+ */
+extern const char *packed_decimal_decode_scaled(const char *raw,
+												uint32 rawlen,
+												uint32 expected_count,
+												ScaledNumeric *scaled,
+												bool *isnull);
 extern const char *packed_decimal_row_span(const char *raw, uint32 rawlen,
 										   uint32 expected_count, uint32 row,
 										   uint32 *start, uint32 *len);

@@ -482,7 +482,7 @@ value_null_flags(const uint8 *bitmap, uint32 null_count,
 	for (i = 0; i < expected_count; i++)
 	{
 		isnull[i] = (bitmap[i / 8] & (1 << (i % 8))) == 0;
-		if (isnull[i])
+		if (isnull[i] && values != NULL)
 			values[i] = (Datum) 0;
 	}
 	return NULL;

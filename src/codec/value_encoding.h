@@ -125,8 +125,9 @@ extern uint32 value_present_between(const uint8 *bitmap, uint32 from,
 /*
  * For the same layouts, all rows at once: sets isnull[0 .. expected_count)
  * by the null_count and bitmap value_decode_extension gives, and values[]
- * of the NULL rows to 0, having checked that the bitmap holds exactly
- * expected_count - null_count values.  Returns NULL, or what is wrong.
+ * of the NULL rows to 0 (unless values is NULL), having checked that the
+ * bitmap holds exactly expected_count - null_count values.  Returns NULL,
+ * or what is wrong.
  */
 extern const char *value_null_flags(const uint8 *bitmap, uint32 null_count,
 									uint32 expected_count, Datum *values,

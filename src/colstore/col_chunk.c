@@ -190,9 +190,10 @@ value_type(const ColChunkRef *ref)
 	return type;
 }
 
-void
+bool
 col_chunk_decode(const ColChunkRef *ref, ColBuffer *stored_buf,
-				 ColBuffer *raw_buf, Datum *values, bool *isnull)
+				 ColBuffer *raw_buf, Datum *values, bool *isnull,
+				 ScaledNumeric *scaled)
 {
 	const ChunkMeta *c = ref->chunk;
 	const Codec *codec = check_chunk(ref);
@@ -205,6 +206,12 @@ col_chunk_decode(const ColChunkRef *ref, ColBuffer *stored_buf,
 	const char *problem;
 	uint32		i;
 
+#ifdef HAVE_SCALED_NUMERIC
+	if (c->encoding != CHUNK_ENCODING_DECIMAL)
+		scaled = NULL;
+#else
+	scaled = NULL;
+#endif
 	stored = col_buffer(stored_buf, c->stored_length);
 	read_bytes(ref, 0, stored, c->stored_length);
 	INIT_CRC32C(crc);
@@ -243,12 +250,26 @@ col_chunk_decode(const ColChunkRef *ref, ColBuffer *stored_buf,
 		CHECK_FOR_INTERRUPTS();
 		frame_raw(ref, codec, dict, e, stored + frames.offsets[i], false, nrows,
 				  raw + raw_size);
-		col_chunk_decode_values(ref, raw + raw_size, e->raw_length, nrows,
-								values + e->first_row, isnull + e->first_row);
+#ifdef HAVE_SCALED_NUMERIC
+		if (scaled != NULL)
+		{
+			problem = packed_decimal_decode_scaled(raw + raw_size,
+												   e->raw_length, nrows,
+												   scaled + e->first_row,
+												   isnull + e->first_row);
+			if (problem != NULL)
+				col_chunk_corrupted(ref, problem);
+		}
+		else
+#endif
+			col_chunk_decode_values(ref, raw + raw_size, e->raw_length, nrows,
+									values + e->first_row,
+									isnull + e->first_row);
 		raw_size += frame_room(ref, e->raw_length, nrows);
 	}
 	pfree(frames.entries);
 	pfree(frames.offsets);
+	return scaled != NULL;
 }
 
 void

@@ -15,6 +15,7 @@
 
 #include "catalog/stripe_meta.h"
 #include "codec/frames.h"
+#include "codec/numeric_format.h"
 #include "codec/value_encoding.h"
 #include "format/storage.h"
 
@@ -52,10 +53,14 @@ pg_noreturn extern void col_chunk_corrupted(const ColChunkRef *ref,
 
 /*
  * Decodes all value_count rows into values/isnull, reading the chunk into
- * stored; by-reference values point into raw.
+ * stored; by-reference values point into raw.  With scaled (room for
+ * value_count), a chunk of packed decimals is decoded into it instead, as
+ * scaled integers, values left unwritten, and true returned (a reader
+ * whose consumer adds them needs no numeric written).
  */
-extern void col_chunk_decode(const ColChunkRef *ref, ColBuffer *stored,
-							 ColBuffer *raw, Datum *values, bool *isnull);
+extern bool col_chunk_decode(const ColChunkRef *ref, ColBuffer *stored,
+							 ColBuffer *raw, Datum *values, bool *isnull,
+							 ScaledNumeric *scaled);
 
 /* Reads and checks the chunk's frame directory (CurrentMemoryContext). */
 extern void col_chunk_frames(const ColChunkRef *ref, FrameDirectory *frames);

@@ -36,6 +36,8 @@ typedef struct ColumnBuffers
 	ColBuffer	isnull;
 	ColBuffer	stored;
 	ColBuffer	raw;
+	ColBuffer	scaled;			/* packed decimals left scaled */
+	ColBuffer	made;			/* their numerics, written when read */
 } ColumnBuffers;
 #include "format/row_number.h"
 #include "format/storage.h"
@@ -75,6 +77,8 @@ col_reader_begin(Relation rel, Snapshot snapshot, const bool *projected,
 		r->buffers[i].isnull.cxt = r->buffers_cxt;
 		r->buffers[i].stored.cxt = r->buffers_cxt;
 		r->buffers[i].raw.cxt = r->buffers_cxt;
+		r->buffers[i].scaled.cxt = r->buffers_cxt;
+		r->buffers[i].made.cxt = r->buffers_cxt;
 	}
 	r->rownums_buffer = MemoryContextAllocZero(r->buffers_cxt, sizeof(ColBuffer));
 	r->rownums_buffer->cxt = r->buffers_cxt;
@@ -107,6 +111,16 @@ col_reader_use_desc(ColReader *r, TupleDesc desc)
 						RelationGetRelationName(r->rel), desc->natts,
 						r->desc->natts)));
 	r->desc = desc;
+}
+
+void
+col_reader_scaled_columns(ColReader *r, const bool *scaled)
+{
+	int			natts = r->batch.natts;
+
+	if (r->scaled_only == NULL)
+		r->scaled_only = palloc(sizeof(bool) * Max(natts, 1));
+	memcpy(r->scaled_only, scaled, sizeof(bool) * natts);
 }
 
 void
@@ -258,6 +272,8 @@ column_arrays(ColReader *r, int attno, uint32 nrows, ColumnBatch *col)
 									   sizeof(Datum) * Max(nrows, 1));
 	col->isnull = (bool *) col_buffer(&r->buffers[attno].isnull,
 									  sizeof(bool) * Max(nrows, 1));
+	col->scaled = NULL;
+	col->made = NULL;
 }
 
 /* Decodes one column chunk of the current group. */
@@ -275,8 +291,26 @@ load_column(ColReader *r, int attno, uint32 nrows, ColumnBatch *col)
 	ref.strategy = r->strategy;
 	ref.pin = NULL;
 	column_arrays(r, attno, nrows, col);
+#ifdef HAVE_SCALED_NUMERIC
+	if (r->scaled_only != NULL && r->scaled_only[attno])
+	{
+		ColumnBuffers *buffers = &r->buffers[attno];
+		ScaledNumeric *scaled = (ScaledNumeric *)
+			col_buffer(&buffers->scaled, sizeof(ScaledNumeric) * Max(nrows, 1));
+
+		if (col_chunk_decode(&ref, &buffers->stored, &buffers->raw,
+							 col->values, col->isnull, scaled))
+		{
+			col->scaled = scaled;
+			col->made = col_buffer(&buffers->made,
+								   (Size) NUMERIC_WRITE_MAX_SIZE * Max(nrows, 1));
+		}
+		col->loaded = true;
+		return;
+	}
+#endif
 	col_chunk_decode(&ref, &r->buffers[attno].stored, &r->buffers[attno].raw,
-					 col->values, col->isnull);
+					 col->values, col->isnull, NULL);
 	col->loaded = true;
 }
 
@@ -318,6 +352,15 @@ drop_deleted_rows(ColReader *r)
 					continue;
 				b->cols[a].values[k] = b->cols[a].values[i];
 				b->cols[a].isnull[k] = b->cols[a].isnull[i];
+#ifdef HAVE_SCALED_NUMERIC
+				/* packed decimals left scaled: their array is the reader's */
+				if (b->cols[a].scaled != NULL)
+				{
+					ScaledNumeric *scaled = (ScaledNumeric *) r->buffers[a].scaled.data;
+
+					scaled[k] = scaled[i];
+				}
+#endif
 			}
 			b->rownums[k] = b->rownums[i];
 		}
@@ -579,6 +622,7 @@ col_reader_store_row(ColReader *r, uint32 row, TupleTableSlot *slot)
 	{
 		int			col = r->loaded[a];
 
+		batch_make_value(&b->cols[col], row);
 		slot->tts_values[col] = b->cols[col].values[row];
 		slot->tts_isnull[col] = b->cols[col].isnull[row];
 	}

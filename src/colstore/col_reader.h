@@ -34,6 +34,7 @@ typedef struct ColReader
 	TupleDesc	desc;			/* how the stored columns are typed */
 	Snapshot	snapshot;
 	bool	   *projected;		/* [natts] */
+	bool	   *scaled_only;	/* [natts] packed decimals left scaled, or NULL */
 	ColParallelScanDescData *parallel;
 	BufferAccessStrategy strategy;
 
@@ -111,6 +112,13 @@ extern void col_reader_set_filter(ColReader *reader, ZoneFilterFn filter,
  * passes the old descriptor in its slot.
  */
 extern void col_reader_use_desc(ColReader *reader, TupleDesc desc);
+
+/*
+ * Has the batches leave the packed decimals of the columns scaled[attno]
+ * marks as scaled integers, their numerics written only when read
+ * (vector/batch.h, ColumnBatch.made): for a consumer that adds them.
+ */
+extern void col_reader_scaled_columns(ColReader *reader, const bool *scaled);
 
 /*
  * Loads the next (forward) or previous (backward) non-empty chunk group;

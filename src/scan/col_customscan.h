@@ -37,6 +37,14 @@ extern bool col_scan_plan_is(Plan *plan);
  */
 extern RowBatch *col_scan_next_batch(CustomScanState *node);
 
+/*
+ * The consumer of the batches adds the numerics of these columns (1-based
+ * attribute numbers) and reads them as scaled integers: packed decimals
+ * stay so (col_reader_scaled_columns).
+ */
+extern void col_scan_scaled_columns(CustomScanState *node,
+									const Bitmapset *columns);
+
 /* Row row of the batch col_scan_next_batch returned last, in the scan's slot. */
 extern TupleTableSlot *col_scan_batch_row(CustomScanState *node, uint32 row);
 

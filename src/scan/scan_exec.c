@@ -49,6 +49,7 @@ typedef struct ColScanState
 {
 	CustomScanState css;
 	bool	   *projected;
+	bool	   *scaled_only;	/* col_scan_scaled_columns's, or NULL */
 	PruneNode  *prune;
 	ColReader  *reader;			/* created on the first row */
 	ColScanShared *shared;		/* parallel scan only */
@@ -204,6 +205,8 @@ reader_of(ColScanState *state)
 										 state->projected,
 										 state->shared ? &state->shared->pscan : NULL);
 
+		if (state->scaled_only != NULL)
+			col_reader_scaled_columns(r, state->scaled_only);
 		if (state->prune != NULL)
 			col_reader_set_filter(r, (ZoneFilterFn) prune_zone_excluded,
 								  state->filter_provable ?
@@ -350,6 +353,21 @@ exec_col_scan(CustomScanState *node)
  * batches' rows as if they had been returned one by one, so EXPLAIN
  * ANALYZE reads the same either way.
  */
+void
+col_scan_scaled_columns(CustomScanState *node, const Bitmapset *columns)
+{
+	ColScanState *state = (ColScanState *) node;
+	int			natts = RelationGetDescr(node->ss.ss_currentRelation)->natts;
+	int			a;
+
+	state->scaled_only = palloc0(sizeof(bool) * Max(natts, 1));
+	for (a = 0; a < natts; a++)
+		state->scaled_only[a] = state->projected[a] &&
+			bms_is_member(a + 1, columns);
+	if (state->reader != NULL)
+		col_reader_scaled_columns(state->reader, state->scaled_only);
+}
+
 RowBatch *
 col_scan_next_batch(CustomScanState *node)
 {

@@ -1082,6 +1082,16 @@ agg_kernel_reads_scaled(const AggKernel *k)
 #endif
 }
 
+bool
+agg_kernel_reads_only_scaled(const AggKernel *k)
+{
+#ifdef VEC_HAVE_SCALED_NUMERIC
+	return k->add == numeric_sum_add;
+#else
+	return false;
+#endif
+}
+
 bytea *
 agg_kernel_export(const AggKernel *k, void *state)
 {

@@ -118,6 +118,13 @@ extern bool agg_kernel_keeps_one_of_ties(const AggKernel *k, Aggref *aggref);
  */
 extern bool agg_kernel_reads_scaled(const AggKernel *k);
 
+/*
+ * Does k read nothing but those scaled integers (sum and avg of numeric:
+ * no value of the column is kept or returned), so that the column's
+ * numerics need not be written (ColumnBatch.made)?
+ */
+extern bool agg_kernel_reads_only_scaled(const AggKernel *k);
+
 /* The state of a participant of a parallel aggregation, as a bytea. */
 extern bytea *agg_kernel_export(const AggKernel *k, void *state);
 

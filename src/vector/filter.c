@@ -498,7 +498,7 @@ vec_filter_apply(VecFilter *f, RowBatch *b, uint32 *sel)
 	for (i = 0; i < f->nclauses; i++)
 	{
 		const FilterClause *c = &f->clauses[i];
-		const ColumnBatch *col = &b->cols[c->attno];
+		ColumnBatch *col = &b->cols[c->attno];
 		uint32		n = 0;
 		uint32		k;
 
@@ -513,6 +513,7 @@ vec_filter_apply(VecFilter *f, RowBatch *b, uint32 *sel)
 		{
 			uint32		row = b->sel != NULL ? b->sel[k] : k;
 
+			batch_make_value(col, row);
 			if (passes(c, col, row))
 				sel[n++] = row;
 		}

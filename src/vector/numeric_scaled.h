@@ -18,14 +18,6 @@
 #ifdef HAVE_SCALED_NUMERIC
 #define VEC_HAVE_SCALED_NUMERIC 1
 
-/* A value numeric_to_scaled converted (ok) or could not. */
-typedef struct ScaledNumeric
-{
-	int128		mantissa;
-	int32		dscale;
-	bool		ok;
-} ScaledNumeric;
-
 /* The numeric value x 10^-dscale, with display scale dscale. */
 extern Datum numeric_from_scaled(int128 value, int dscale);
 

@@ -101,17 +101,20 @@ typedef struct BatchSource
 {
 	/* the columns its batches must load; NULL: the scan knows */
 	void		(*batch_columns) (CustomScanState *scan, const Bitmapset *columns);
+	/* the numeric columns read only as scaled integers; NULL: none are */
+	void		(*scaled_columns) (CustomScanState *scan, const Bitmapset *columns);
 	RowBatch   *(*next_batch) (CustomScanState *scan);
 	TupleTableSlot *(*batch_row) (CustomScanState *scan, uint32 row);
 	bool		(*zones_all) (CustomScanState *scan, ZoneTestFn test, void *arg);
 } BatchSource;
 
 static const BatchSource col_source = {
-	NULL, col_scan_next_batch, col_scan_batch_row, col_scan_zones_all
+	NULL, col_scan_scaled_columns, col_scan_next_batch, col_scan_batch_row,
+	col_scan_zones_all
 };
 
 static const BatchSource row_source = {
-	row_scan_batch_columns, row_scan_next_batch, row_scan_batch_row,
+	row_scan_batch_columns, NULL, row_scan_next_batch, row_scan_batch_row,
 	row_scan_zones_all
 };
 
@@ -158,6 +161,7 @@ typedef struct VecAggState
 
 static Node *create_vector_agg_state(CustomScan *cscan);
 static void share_scaled(VecAggState *state);
+static void ask_scaled(VecAggState *state);
 static void begin_vector_agg(CustomScanState *node, EState *estate, int eflags);
 static TupleTableSlot *exec_vector_agg(CustomScanState *node);
 static void end_vector_agg(CustomScanState *node);
@@ -233,6 +237,56 @@ static ColumnBatch *
 input_values(VecInput *input, RowBatch *b)
 {
 	return input->attno >= 0 ? &b->cols[input->attno] : &input->computed;
+}
+
+/*
+ * Asks the scan to leave as scaled integers the numeric columns that only
+ * sums and averages read (agg_kernel_reads_only_scaled): their numerics
+ * are then never written.  A column something else reads too (a key, an
+ * expression, min or max, the scan's filter) gets its values written when
+ * that reads them (make_values, batch_make_value), so the ask is only
+ * about speed.
+ */
+static void
+ask_scaled(VecAggState *state)
+{
+	Bitmapset  *columns = NULL;
+	int			i;
+
+	if (state->source->scaled_columns == NULL)
+		return;
+	for (i = 0; i < state->ncolumns; i++)
+	{
+		VecAggColumn *col = &state->columns[i];
+
+		if (col->kernel != NULL && col->has_input && col->input.attno >= 0 &&
+			agg_kernel_reads_only_scaled(col->kernel))
+			columns = bms_add_member(columns, col->input.attno + 1);
+	}
+	if (columns != NULL)
+		state->source->scaled_columns(state->scan, columns);
+}
+
+/*
+ * Writes the values of batch b's columns that the keys and the kernels
+ * reading more than scaled integers take, where the scan left them scaled.
+ */
+static void
+make_values(VecAggState *state, RowBatch *b)
+{
+	int			i;
+
+	for (i = 0; i < state->nkeys; i++)
+		if (state->keys[i].attno >= 0)
+			batch_make_values(&b->cols[state->keys[i].attno], b->nrows);
+	for (i = 0; i < state->ncolumns; i++)
+	{
+		VecAggColumn *col = &state->columns[i];
+
+		if (col->kernel != NULL && col->has_input && col->input.attno >= 0 &&
+			!agg_kernel_reads_only_scaled(col->kernel))
+			batch_make_values(&b->cols[col->input.attno], b->nrows);
+	}
 }
 
 /*
@@ -365,7 +419,10 @@ begin_vector_agg(CustomScanState *node, EState *estate, int eflags)
 			col->key = list_position(cscan->custom_exprs, te->expr);
 	}
 	if (state->mode != VEC_AGG_COMBINE)
+	{
 		share_scaled(state);
+		ask_scaled(state);
+	}
 	if (state->source->batch_columns != NULL && state->mode != VEC_AGG_COMBINE)
 	{
 		Bitmapset  *columns = NULL;
@@ -438,6 +495,9 @@ scaled_view(VecAggState *state, VecAggColumn *col, RowBatch *b)
 	ColumnBatch *in = &b->cols[col->input.attno];
 	ScaledNumeric **scaled = &state->scaled[col->input.attno];
 
+	/* the scan's packed decimals, already scaled */
+	if (in->scaled != NULL)
+		return in;
 	if (*scaled == NULL)
 	{
 		uint32		k;
@@ -664,6 +724,7 @@ add_batch(VecAggState *state, RowBatch *b)
 	if (state->scaled != NULL)
 		memset(state->scaled, 0, sizeof(ScaledNumeric *) *
 			   RelationGetDescr(state->scan->ss.ss_currentRelation)->natts);
+	make_values(state, b);
 	compute_expressions(state, b);
 	if (state->grouping->methods != NULL)
 	{

@@ -1330,6 +1330,9 @@ static const ChunkShape chunk_shapes[] = {
 
 /* A second guarded buffer for a re-encoded chunk. */
 static GuardedBuffer gb_chunk2;
+/* Packed decimals decoded as scaled integers, and their NULL flags. */
+static GuardedBuffer gb_scaled;
+static GuardedBuffer gb_scaled_isnull;
 
 /* The rows a chunk is built from, and the values of an accepted decode. */
 static Datum *chunk_orig_values;	/* CHUNK_MAX_ROWS */
@@ -1348,6 +1351,10 @@ static void
 chunk_setup(void)
 {
 	guard_init(&gb_chunk2, FUZZ_MAX_COMP + 1);
+#ifdef HAVE_SCALED_NUMERIC
+	guard_init(&gb_scaled, CHUNK_MAX_EXPECTED * sizeof(ScaledNumeric) + 1);
+	guard_init(&gb_scaled_isnull, CHUNK_MAX_EXPECTED + 1);
+#endif
 	chunk_orig_values = xmalloc(CHUNK_MAX_ROWS * sizeof(Datum));
 	chunk_orig_isnull = xmalloc(CHUNK_MAX_ROWS * sizeof(bool));
 	chunk_arena = xmalloc(CHUNK_ARENA);
@@ -3657,6 +3664,10 @@ typedef const char *(*MadeRowSpan) (const char *raw, uint32 rawlen,
 								   uint32 expected_count, uint32 row,
 								   uint32 *start, uint32 *len);
 
+typedef const char *(*MadeDecodeScaled) (const char *raw, uint32 rawlen,
+										uint32 expected_count,
+										ScaledNumeric *scaled, bool *isnull);
+
 typedef struct MadeEncoding
 {
 	const char *name;
@@ -3664,6 +3675,7 @@ typedef struct MadeEncoding
 	MadeDecodeRow decode_row;
 	MadeRowSpan span;
 	size_t		room;
+	MadeDecodeScaled decode_scaled; /* NULL: values only */
 } MadeEncoding;
 
 /* The encoding and the input's generator the made_* adapters serve. */
@@ -3690,6 +3702,42 @@ made_decode_guarded(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 				   (DatumGetPointer(values[i]) == made + (size_t) i * made_enc->room &&
 					VARATT_IS_1B(DatumGetPointer(values[i]))),
 				   "%s: row %u is not a short varlena in its place", made_enc->name, i);
+
+	/*
+	 * Decoded as scaled integers instead (a scan whose consumer adds them):
+	 * refused alike, and each value the mantissa and scale of the numeric
+	 * the whole decode wrote.
+	 */
+	if (made_enc->decode_scaled != NULL && expected <= CHUNK_MAX_EXPECTED)
+	{
+		ScaledNumeric *scaled = (ScaledNumeric *)
+			fuzz_place(&gb_scaled, (size_t) expected * sizeof(ScaledNumeric),
+					   rng_below(made_rng, 2));
+		bool	   *snull = (bool *) fuzz_place(&gb_scaled_isnull, expected,
+												rng_below(made_rng, 2));
+		const char *serr = made_enc->decode_scaled(raw, rawlen, expected,
+												   scaled, snull);
+
+		fuzz_check_canaries(&gb_scaled, "scaled values");
+		fuzz_check_canaries(&gb_scaled_isnull, "scaled NULL flags");
+		FUZZ_CHECK((err == NULL) == (serr == NULL),
+				   "%s: the scaled decode %s what the whole decode %s",
+				   made_enc->name, serr == NULL ? "accepted" : "refused",
+				   err == NULL ? "accepted" : "refused");
+		for (i = 0; err == NULL && i < expected; i++)
+		{
+			int128		m;
+			int			scale;
+
+			FUZZ_CHECK(snull[i] == isnull[i], "%s: row %u's NULL flag differs scaled",
+					   made_enc->name, i);
+			if (isnull[i])
+				continue;
+			FUZZ_CHECK(numeric_to_scaled(values[i], &m, &scale) && scaled[i].ok &&
+					   scaled[i].mantissa == m && scaled[i].dscale == scale,
+					   "%s: row %u scaled is not the numeric written", made_enc->name, i);
+		}
+	}
 	return err;
 }
 
@@ -3716,7 +3764,8 @@ made_row_span(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 }
 
 static const MadeEncoding decimal_made = {"decimal", packed_decimal_decode,
-packed_decimal_decode_row, packed_decimal_row_span, PACKED_DECIMAL_SIZE};
+	packed_decimal_decode_row, packed_decimal_row_span, PACKED_DECIMAL_SIZE,
+packed_decimal_decode_scaled};
 static const FrameEncoding decimal_frames = {"decimal", made_decode_guarded,
 made_decode_row_guarded, made_row_span};
 
@@ -3832,7 +3881,7 @@ fuzz_decimal_decode(const uint8 *data, size_t len)
  * inside the buffers.
  */
 static const MadeEncoding chars_made = {"chars", chars_decode,
-chars_decode_row, chars_row_span, CHARS_VALUE_ROOM};
+chars_decode_row, chars_row_span, CHARS_VALUE_ROOM, NULL};
 static const FrameEncoding chars_frames = {"chars", made_decode_guarded,
 made_decode_row_guarded, made_row_span};
 

@@ -640,6 +640,32 @@ SET max_parallel_workers_per_gather = 0;
 DROP TABLE va_rowc;
 DROP FUNCTION check_rowc(text);
 
+-- Packed decimals (num2) that only sums and averages read stay scaled
+-- integers in the batches, no numeric written; whatever else reads the
+-- column gets its values written: a filter on it (vectorized or row by
+-- row), min and max, a key, an expression; with deleted rows and this
+-- transaction's own rows
+SELECT array_agg(DISTINCT c.encoding) AS num2_encodings FROM engine.chunk c
+ WHERE c.storage_id = engine.storage_id('va_col') AND c.attr_num = 8;
+SELECT q, check_agg(q) AS result, agg_path(q) AS path FROM unnest(ARRAY[
+	'SELECT sum(num2), avg(num2), count(num2) FROM va_col',
+	'SELECT t, sum(num2), avg(num2) FROM va_col GROUP BY t',
+	'SELECT sum(num2) FROM va_col WHERE num2 > 60',
+	'SELECT avg(num2) FROM va_col WHERE num2::text LIKE ''1%''',
+	'SELECT sum(num2), min(num2), max(num2) FROM va_col',
+	'SELECT num2, count(*), sum(num2) FROM va_col GROUP BY num2',
+	'SELECT sum(num2 * 2), sum(num2) FROM va_col',
+	'SELECT sum(num2) FROM va_col WHERE i4 > 100 AND num2 < 50'
+]) AS q;
+BEGIN;
+DELETE FROM va_col WHERE id % 3 = 0;
+DELETE FROM va_heap WHERE id % 3 = 0;
+INSERT INTO va_col (id, t, num2) VALUES (99998, 'k1', 12.34), (99999, 'k2', NULL);
+INSERT INTO va_heap (id, t, num2) VALUES (99998, 'k1', 12.34), (99999, 'k2', NULL);
+SELECT check_agg('SELECT t, sum(num2), avg(num2) FROM va_col GROUP BY t');
+SELECT check_agg('SELECT sum(num2) FROM va_col WHERE num2 < 100');
+ROLLBACK;
+
 DROP TABLE va_col, va_heap, va_empty, va_odd, va_big, va_kernels;
 DROP FUNCTION check_agg(text);
 DROP FUNCTION agg_path(text);
