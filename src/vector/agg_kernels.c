@@ -66,6 +66,40 @@
 		else if (((st) = STATE_OF(type, row)), true)
 
 /*
+ * An add function's whole loop, body run with st pointing to the row's
+ * state.  Without groups (one state) st points to a local copy, written
+ * back at the end: a sum kept in memory waited every row on its own store,
+ * which tripled the cost of a float sum; in a local it stays in a
+ * register.  Values are added in the same order either way, so results
+ * are the same bit for bit.  A body returning false gives up the batch
+ * (the state is then dropped).
+ */
+#define ADD_EACH_VALUE(type, body) \
+	do { \
+		uint32		k; \
+		uint32		row; \
+		type	   *st; \
+\
+		if (groups == NULL) \
+		{ \
+			type		one = *(type *) states; \
+\
+			st = &one; \
+			for (k = 0; k < nsel; k++) \
+			{ \
+				row = SEL_ROW(k); \
+				if (!col->isnull[row]) \
+					body \
+			} \
+			*(type *) states = one; \
+			return true; \
+		} \
+		FOR_EACH_VALUE(k, row, type, st) \
+			body \
+		return true; \
+	} while (0)
+
+/*
  * |x| below this keeps float8_accum's sum of squares finite, so that the
  * average raises no overflow error PostgreSQL would raise.
  */
@@ -91,13 +125,9 @@ count_star_add(ADD_PARAMS)
 static bool
 count_any_add(ADD_PARAMS)
 {
-	uint32		k;
-	uint32		row;
-	int64	   *st;
-
-	FOR_EACH_VALUE(k, row, int64, st)
+	ADD_EACH_VALUE(int64, {
 		(*st)++;
-	return true;
+	});
 }
 
 static Datum
@@ -119,16 +149,10 @@ typedef struct IntSum
 static bool \
 name(ADD_PARAMS) \
 { \
-	uint32		k; \
-	uint32		row; \
-	IntSum	   *st; \
-\
-	FOR_EACH_VALUE(k, row, IntSum, st) \
-	{ \
+	ADD_EACH_VALUE(IntSum, { \
 		st->sum += GET(col->values[row]); \
 		st->count++; \
-	} \
-	return true; \
+	}); \
 }
 
 DEFINE_INT_SUM_ADD(int2_sum_add, DatumGetInt16)
@@ -245,16 +269,10 @@ scaled_value(const ColumnBatch *col, uint32 row, int128 *value, int *scale)
 static bool
 int8_sum_add(ADD_PARAMS)
 {
-	uint32		k;
-	uint32		row;
-	WideSum    *st;
-
-	FOR_EACH_VALUE(k, row, WideSum, st)
-	{
+	ADD_EACH_VALUE(WideSum, {
 		st->sum += DatumGetInt64(col->values[row]);
 		st->count++;
-	}
-	return true;
+	});
 }
 
 /*
@@ -279,12 +297,7 @@ wide_add(WideSum *st, int128 value, int scale)
 static bool
 numeric_sum_add(ADD_PARAMS)
 {
-	uint32		k;
-	uint32		row;
-	WideSum    *st;
-
-	FOR_EACH_VALUE(k, row, WideSum, st)
-	{
+	ADD_EACH_VALUE(WideSum, {
 		int			scale;
 		int128		value;
 
@@ -292,8 +305,7 @@ numeric_sum_add(ADD_PARAMS)
 			!wide_add(st, value, scale))
 			return false;
 		st->count++;
-	}
-	return true;
+	});
 }
 
 static bool
@@ -384,19 +396,13 @@ typedef struct Float8Sum
 static bool \
 name(ADD_PARAMS) \
 { \
-	uint32		k; \
-	uint32		row; \
-	type	   *st; \
-\
-	FOR_EACH_VALUE(k, row, type, st) \
-	{ \
+	ADD_EACH_VALUE(type, { \
 		st->sum += (ctype) GET(col->values[row]); \
 		st->count++; \
 		/* NaN, infinities, overflow: PostgreSQL's rules apply */ \
 		if (unlikely(!isfinite(st->sum))) \
 			return false; \
-	} \
-	return true; \
+	}); \
 }
 
 DEFINE_FLOAT_SUM_ADD(float4_sum_add, Float4Sum, float4, DatumGetFloat4)
@@ -449,20 +455,14 @@ typedef struct FloatAvg
 static bool \
 name(ADD_PARAMS) \
 { \
-	uint32		k; \
-	uint32		row; \
-	FloatAvg   *st; \
-\
-	FOR_EACH_VALUE(k, row, FloatAvg, st) \
-	{ \
+	ADD_EACH_VALUE(FloatAvg, { \
 		float8		v = GET(col->values[row]); \
 \
 		if (unlikely(!(fabs(v) < FLOAT_AVG_SAFE))) \
 			return false; \
 		st->n += 1.0; \
 		st->sum += v; \
-	} \
-	return true; \
+	}); \
 }
 
 DEFINE_FLOAT_AVG_ADD(float4_avg_add, DatumGetFloat4)
@@ -524,12 +524,7 @@ typedef struct MinMax
 static bool \
 name(ADD_PARAMS) \
 { \
-	uint32		k; \
-	uint32		row; \
-	MinMax	   *st; \
-\
-	FOR_EACH_VALUE(k, row, MinMax, st) \
-	{ \
+	ADD_EACH_VALUE(MinMax, { \
 		ctype		v = GET(col->values[row]); \
 \
 		if (!CHECK(v)) \
@@ -539,8 +534,7 @@ name(ADD_PARAMS) \
 			st->value = col->values[row]; \
 			st->has = true; \
 		} \
-	} \
-	return true; \
+	}); \
 }
 
 /* NaN sorts above every number: left to PostgreSQL */
