@@ -114,7 +114,7 @@ column_dict(const ColChunkRef *ref, const Codec *codec)
 	where.offset = s->attr_dict_offset[a];
 	where.strategy = ref->strategy;
 	where.place = &place;
-	dict = stream_dict_get(&where, codec, &problem);
+	dict = stream_dict_get(&where, codec, ref->dict_hint, &problem);
 	if (dict == NULL)
 		col_chunk_corrupted(ref, problem);
 	return dict;

@@ -18,6 +18,7 @@
 #include "codec/numeric_format.h"
 #include "codec/value_encoding.h"
 #include "format/storage.h"
+#include "format/stream_dict.h"
 
 /*
  * A buffer reused from chunk to chunk or frame to frame, allocated in cxt:
@@ -45,6 +46,7 @@ typedef struct ColChunkRef
 	uint32		rows;			/* rows of the chunk group */
 	BufferAccessStrategy strategy;	/* NULL: the default */
 	StoragePin *pin;			/* a fetch's page kept pinned, or NULL */
+	StreamDictHint *dict_hint;	/* a fetch's column's dictionary, or NULL */
 } ColChunkRef;
 
 /* Raises ERRCODE_DATA_CORRUPTED naming the chunk's table, stripe, group and column. */

@@ -76,6 +76,7 @@ typedef struct ColumnFrame
 	ColBuffer	raw;			/* its value layout */
 	uint32		rawlen;
 	bool		partial;		/* raw holds only the rows read so far */
+	StreamDictHint dict_hint;	/* the column's dictionary, found last */
 	ValueWalk	walk;			/* where decoding its rows one by one stopped */
 	bool		decoded;		/* values/isnull hold its rows */
 	Datum	   *values;			/* [nrows], in values_buffer */
@@ -313,6 +314,7 @@ column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 	ref.rows = group_rows;
 	ref.strategy = NULL;
 	ref.pin = &c->pin;
+	ref.dict_hint = &col->dict_hint;
 
 	if (col->frame == UINT32_MAX || !col->have_frames ||
 		row < col->first_row || row - col->first_row >= col->nrows)

@@ -290,6 +290,7 @@ load_column(ColReader *r, int attno, uint32 nrows, ColumnBatch *col)
 	ref.rows = nrows;
 	ref.strategy = r->strategy;
 	ref.pin = NULL;
+	ref.dict_hint = NULL;
 	column_arrays(r, attno, nrows, col);
 #ifdef HAVE_SCALED_NUMERIC
 	if (r->scaled_only != NULL && r->scaled_only[attno])

@@ -14,6 +14,8 @@
 #include "utils/relcache.h"
 
 #include "codec/codec.h"
+#include "compat/compat.h"
+#include "format/storage.h"
 
 /* Where a dictionary is: in which stream, at which offset. */
 typedef struct StreamDictRef
@@ -29,12 +31,41 @@ typedef struct StreamDictRef
 } StreamDictRef;
 
 /*
+ * Everything that names a loaded dictionary: where it is and the header it
+ * was loaded from.  A key matching the header on disk is that dictionary.
+ */
+typedef struct StreamDictKey
+{
+	CompatRelFileLocator file;
+	int32		part;
+	uint64		stream_num;
+	uint64		offset;
+	uint32		length;
+	uint32		checksum;
+} StreamDictKey;
+
+/*
  * The dictionary ref names, loaded for decompression with codec.  Returns
  * NULL and sets *problem when it is damaged (the caller reports it, naming
  * what it knows).  Valid until the next call.
+ *
+ * Finding it in the cache takes its header, read from shared buffers.  A
+ * fetch by TID looks its dictionaries up for every row; with hint (NULL:
+ * none), which the last lookup through it filled, a lookup of the same
+ * place in the same relation file finds the dictionary by that key without
+ * reading the header: streams are immutable, and a file is not reused
+ * while its relation is open.  A hint the cache no longer has an entry for
+ * costs the header read again.
  */
+typedef struct StreamDictHint
+{
+	bool		valid;
+	StreamDictKey key;
+} StreamDictHint;
+
 extern const CodecDict *stream_dict_get(const StreamDictRef *ref,
 										const Codec *codec,
+										StreamDictHint *hint,
 										const char **problem);
 
 #endif							/* STORAGE_ENGINE_STREAM_DICT_H */

@@ -348,7 +348,7 @@ batch_dict(RowReader *r, const BatchMeta *b, const Codec *codec,
 	where.offset = b->dict_offset;
 	where.strategy = strategy;
 	where.place = &place;
-	dict = stream_dict_get(&where, codec, &problem);
+	dict = stream_dict_get(&where, codec, &r->dict_hint, &problem);
 	if (dict == NULL)
 		batch_corrupted(r, b, problem);
 	return dict;

@@ -19,6 +19,7 @@
 #include "catalog/zone_map.h"
 #include "catalog/stream_runs.h"
 #include "codec/frames.h"
+#include "format/stream_dict.h"
 #include "rowstore/row_batch.h"
 
 /* Shared state of a parallel scan: participants claim batches in turn. */
@@ -73,6 +74,7 @@ typedef struct RowReader
 	 */
 	int			read_upto;
 	int			frame;			/* -1: the whole batch is loaded */
+	StreamDictHint dict_hint;	/* the dictionary found last */
 	FrameDirectory frames;
 	MemoryContext frames_cxt;
 
