@@ -726,6 +726,23 @@ store_tuple(RowReader *r, uint32 *row_offset, uint64 rownum,
 	slot->tts_tableOid = RelationGetRelid(r->rel);
 }
 
+bool
+row_reader_read_columns(RowReader *r, uint32 i, int upto, Datum *values,
+						bool *isnull)
+{
+	bool		lacks;
+	const char *problem;
+
+	if (r->no_columns || upto > r->read_upto)
+		elog(ERROR, "rowcompress reader asked for columns it does not read");
+	problem = row_batch_read_columns(r->raw, r->raw_length, r->attrs,
+									 r->masks, r->row_offsets[i], upto,
+									 values, isnull, &lacks);
+	if (problem != NULL)
+		batch_corrupted(r, r->batch, problem);
+	return !lacks;
+}
+
 void
 row_reader_store_row(RowReader *r, uint32 i, TupleTableSlot *slot)
 {

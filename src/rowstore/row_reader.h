@@ -149,6 +149,14 @@ extern void row_reader_store_row(RowReader *reader, uint32 i,
 								 TupleTableSlot *slot);
 
 /*
+ * Row i's first upto columns (upto at most read_upto) into values/isnull,
+ * without a slot; false, nothing read, when the row lacks one of them (a
+ * column added since: row_reader_store_row supplies its value).
+ */
+extern bool row_reader_read_columns(RowReader *reader, uint32 i, int upto,
+									Datum *values, bool *isnull);
+
+/*
  * Stores the row with row number rownum in slot (with slot NULL, decodes
  * nothing) if the reader's snapshot sees it; false otherwise, and then
  * *later_own (if given) says whether the row is this transaction's from a

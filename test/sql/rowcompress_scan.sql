@@ -140,6 +140,15 @@ ALTER TABLE rs_row ADD COLUMN added int;
 ALTER TABLE rs_heap ADD COLUMN added int;
 SELECT check_query('SELECT id FROM rs_row WHERE added IS NULL AND id < 10');
 SELECT check_query('SELECT id FROM rs_row WHERE added > 0');
+-- without a filter, rows go to the batch's arrays directly; rows written
+-- before the column was added take the slot's way, which supplies its
+-- default
+ALTER TABLE rs_row ADD COLUMN filled int DEFAULT 7;
+ALTER TABLE rs_heap ADD COLUMN filled int DEFAULT 7;
+INSERT INTO rs_row (id, filled) VALUES (-5, 3);
+INSERT INTO rs_heap (id, filled) VALUES (-5, 3);
+SELECT check_query('SELECT sum(filled), count(added), sum(id), count(*) FROM rs_row');
+SELECT check_query('SELECT t, sum(filled) FROM rs_row GROUP BY t');
 -- the batch metadata carries a bound pair and a NULL count per column
 -- (none for an array column; maybe is NULL in the first 15 batches)
 SELECT batch_num, array_length(attr_min, 1) AS columns,
