@@ -365,9 +365,14 @@ row_value(const PackedLayout *l, const ValueTypeInfo *type, uint32 row,
 	return int64_as_value(v, type->typlen);
 }
 
+/*
+ * Every row of a frame: as values, or (values NULL, packed decimals) as
+ * scaled integers.
+ */
 static const char *
 decode_frame(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
-			 uint32 expected_count, char *made, Datum *values, bool *isnull)
+			 uint32 expected_count, char *made, Datum *values,
+			 ScaledNumeric *scaled, bool *isnull)
 {
 	PackedLayout l;
 	uint32		present = 0;
@@ -382,8 +387,20 @@ decode_frame(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 	if (problem != NULL)
 		return problem;
 	for (i = 0; i < expected_count; i++)
-		if (!isnull[i])
-			values[i] = row_value(&l, type, i, present++, made);
+	{
+		if (isnull[i])
+			continue;
+#ifdef HAVE_SCALED_NUMERIC
+		if (values == NULL)
+		{
+			scaled[i].mantissa = (int64) model_value(&l, i, present++);
+			scaled[i].dscale = (int32) l.scale;
+			scaled[i].ok = true;
+			continue;
+		}
+#endif
+		values[i] = row_value(&l, type, i, present++, made);
+	}
 	return NULL;
 }
 
@@ -434,7 +451,7 @@ const char *
 packed_decode(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 			  uint32 expected_count, Datum *values, bool *isnull)
 {
-	return decode_frame(raw, rawlen, type, expected_count, NULL, values,
+	return decode_frame(raw, rawlen, type, expected_count, NULL, values, NULL,
 						isnull);
 }
 
@@ -460,7 +477,7 @@ const char *
 packed_decimal_decode(const char *raw, uint32 rawlen, uint32 expected_count,
 					  char *made, Datum *values, bool *isnull)
 {
-	return decode_frame(raw, rawlen, NULL, expected_count, made, values,
+	return decode_frame(raw, rawlen, NULL, expected_count, made, values, NULL,
 						isnull);
 }
 
@@ -478,27 +495,8 @@ packed_decimal_decode_scaled(const char *raw, uint32 rawlen,
 							 uint32 expected_count, ScaledNumeric *scaled,
 							 bool *isnull)
 {
-	PackedLayout l;
-	uint32		present = 0;
-	uint32		i;
-	const char *problem;
-
-	problem = packed_layout(raw, rawlen, NULL, expected_count, &l);
-	if (problem != NULL)
-		return problem;
-	problem = value_null_flags(l.bitmap, l.null_count, expected_count, NULL,
-							   isnull);
-	if (problem != NULL)
-		return problem;
-	for (i = 0; i < expected_count; i++)
-	{
-		if (isnull[i])
-			continue;
-		scaled[i].mantissa = (int64) model_value(&l, i, present++);
-		scaled[i].dscale = (int32) l.scale;
-		scaled[i].ok = true;
-	}
-	return NULL;
+	return decode_frame(raw, rawlen, NULL, expected_count, NULL, NULL, scaled,
+						isnull);
 }
 
 const char *
