@@ -640,16 +640,26 @@ compare_scaled(int128 a, int as, int128 b, int bs, int *result)
 	return true;
 }
 
+/*
+ * A copy of row's numeric (m x 10^-scale), written from its scaled form
+ * when the scan left the column so (ColumnBatch.made): the same bytes.
+ */
+static Datum
+numeric_copy(const ColumnBatch *col, uint32 row, int128 m, int scale)
+{
+	char		buf[NUMERIC_WRITE_MAX_SIZE];
+
+	if (col->made == NULL)
+		return datumCopy(col->values[row], false, -1);
+	numeric_write_scaled((int64) m, scale, buf);
+	return datumCopy(PointerGetDatum(buf), false, -1);
+}
+
 #define DEFINE_NUMERIC_MINMAX_ADD(name, KEEP_SIGN) \
 static bool \
 name(ADD_PARAMS) \
 { \
-	uint32		k; \
-	uint32		row; \
-	NumericMinMax *st; \
-\
-	FOR_EACH_VALUE(k, row, NumericMinMax, st) \
-	{ \
+	ADD_EACH_VALUE(NumericMinMax, { \
 		int128		m; \
 		int			scale; \
 		int			cmp; \
@@ -664,12 +674,11 @@ name(ADD_PARAMS) \
 				continue; \
 			pfree(DatumGetPointer(st->value)); \
 		} \
-		st->value = datumCopy(col->values[row], false, -1); \
+		st->value = numeric_copy(col, row, m, scale); \
 		st->mantissa = m; \
 		st->scale = scale; \
 		st->has = true; \
-	} \
-	return true; \
+	}); \
 }
 
 DEFINE_NUMERIC_MINMAX_ADD(numeric_min_add, -1)
@@ -1080,7 +1089,8 @@ bool
 agg_kernel_reads_only_scaled(const AggKernel *k)
 {
 #ifdef VEC_HAVE_SCALED_NUMERIC
-	return k->add == numeric_sum_add;
+	return k->add == numeric_sum_add || k->add == numeric_min_add ||
+		k->add == numeric_max_add;
 #else
 	return false;
 #endif

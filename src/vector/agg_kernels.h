@@ -119,9 +119,10 @@ extern bool agg_kernel_keeps_one_of_ties(const AggKernel *k, Aggref *aggref);
 extern bool agg_kernel_reads_scaled(const AggKernel *k);
 
 /*
- * Does k read nothing but those scaled integers (sum and avg of numeric:
- * no value of the column is kept or returned), so that the column's
- * numerics need not be written (ColumnBatch.made)?
+ * Does k read nothing but those scaled integers (sum, avg, min and max of
+ * numeric: min and max write the numeric of each new best value from
+ * it), so that the column's numerics need not be written
+ * (ColumnBatch.made)?
  */
 extern bool agg_kernel_reads_only_scaled(const AggKernel *k);
 

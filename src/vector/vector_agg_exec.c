@@ -241,11 +241,11 @@ input_values(VecInput *input, RowBatch *b)
 
 /*
  * Asks the scan to leave as scaled integers the numeric columns that only
- * sums and averages read (agg_kernel_reads_only_scaled): their numerics
- * are then never written.  A column something else reads too (a key, an
- * expression, min or max, the scan's filter) gets its values written when
- * that reads them (make_values, batch_make_value), so the ask is only
- * about speed.
+ * sum, avg, min and max read (agg_kernel_reads_only_scaled): their
+ * numerics are then never written, but a new minimum's or maximum's.  A
+ * column something else reads too (a key, an expression, the scan's
+ * filter) gets its values written when that reads them (make_values,
+ * batch_make_value), so the ask is only about speed.
  */
 static void
 ask_scaled(VecAggState *state)

@@ -640,11 +640,11 @@ SET max_parallel_workers_per_gather = 0;
 DROP TABLE va_rowc;
 DROP FUNCTION check_rowc(text);
 
--- Packed decimals (num2) that only sums and averages read stay scaled
--- integers in the batches, no numeric written; whatever else reads the
--- column gets its values written: a filter on it (vectorized or row by
--- row), min and max, a key, an expression; with deleted rows and this
--- transaction's own rows
+-- Packed decimals (num2) that only sum, avg, min and max read stay scaled
+-- integers in the batches, no numeric written but a new minimum's or
+-- maximum's; whatever else reads the column gets its values written: a
+-- filter on it (vectorized or row by row), a key, an expression; with
+-- deleted rows and this transaction's own rows
 SELECT array_agg(DISTINCT c.encoding) AS num2_encodings FROM engine.chunk c
  WHERE c.storage_id = engine.storage_id('va_col') AND c.attr_num = 8;
 SELECT q, check_agg(q) AS result, agg_path(q) AS path FROM unnest(ARRAY[
@@ -653,6 +653,7 @@ SELECT q, check_agg(q) AS result, agg_path(q) AS path FROM unnest(ARRAY[
 	'SELECT sum(num2) FROM va_col WHERE num2 > 60',
 	'SELECT avg(num2) FROM va_col WHERE num2::text LIKE ''1%''',
 	'SELECT sum(num2), min(num2), max(num2) FROM va_col',
+	'SELECT t, min(num2), max(num2) FROM va_col GROUP BY t',
 	'SELECT num2, count(*), sum(num2) FROM va_col GROUP BY num2',
 	'SELECT sum(num2 * 2), sum(num2) FROM va_col',
 	'SELECT sum(num2) FROM va_col WHERE i4 > 100 AND num2 < 50'
