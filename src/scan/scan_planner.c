@@ -672,6 +672,43 @@ frames_touched(RelOptInfo *rel, Path *path, double frame_rows)
 }
 
 /*
+ * The table AM's own parallel scan of our tables (a partial SeqScan, which
+ * the vectorized aggregation turns into our batch scan of a rowcompress
+ * table) gets no more workers than our scans (cap_workers): on 2 cores a
+ * rowcompress Q2 took 105 ms with one worker and 112-118 ms with two.
+ * Such paths are made again with that many workers, costed as
+ * PostgreSQL costs them; the rest are kept.  (add_partial_path may free
+ * the paths it rejects: each is added once, from a list of its own.)
+ */
+static void
+cap_partial_seqscans(PlannerInfo *root, RelOptInfo *rel)
+{
+	List	   *paths = NIL;
+	bool		capped = false;
+	ListCell   *lc;
+
+	foreach(lc, rel->partial_pathlist)
+	{
+		Path	   *path = lfirst(lc);
+		int			workers = cap_workers(path->parallel_workers);
+
+		if (path->pathtype == T_SeqScan && workers < path->parallel_workers)
+		{
+			capped = true;
+			if (workers > 0)
+				paths = lappend(paths, create_seqscan_path(root, rel, NULL, workers));
+		}
+		else
+			paths = lappend(paths, path);
+	}
+	if (!capped)
+		return;
+	rel->partial_pathlist = NIL;
+	foreach(lc, paths)
+		add_partial_path(rel, lfirst(lc));
+}
+
+/*
  * Charges the table AM's paths for decoding.  A sequential scan decodes
  * every column of every row (the table AM cannot know which columns the
  * query needs).  Fetching a row by TID decodes the frame holding it
@@ -850,6 +887,7 @@ col_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 
 		table_close(relation, NoLock);
 		rowcompress_options_get(rte->relid, &ropts);
+		cap_partial_seqscans(root, rel);
 		charge_decoding(root, rel,
 						frame_rows_of(Max(ropts.batch_size, 1),
 									  get_relation_data_width(rte->relid, NULL)),
@@ -868,6 +906,7 @@ col_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	pruned = pruned_fraction(root, rel, relation,
 							 Max(opts.chunk_group_row_limit, 1));
 	table_close(relation, NoLock);
+	cap_partial_seqscans(root, rel);
 	charge_decoding(root, rel, col_fetch_frame_rows(&opts), natts);
 
 	used = used_columns(list_concat(list_copy(rel->reltarget->exprs),

@@ -117,6 +117,16 @@ SELECT q, check_query(q), pruning(q) FROM (VALUES
 	('SELECT count(*) FROM rs_row'),
 	('SELECT count(*), min(t) FROM rs_row WHERE id BETWEEN 7100 AND 7200')
 ) v(q);
+-- the table AM's own parallel scan (no prunable clause: no scan of ours
+-- but the aggregation's batches) gets no more participants than
+-- storage_engine.max_parallel_participants either
+SET storage_engine.max_parallel_participants = 2;
+EXPLAIN (COSTS OFF) SELECT sum(i8) FROM rs_row;
+SELECT check_query('SELECT sum(i8), count(t) FROM rs_row');
+SET storage_engine.max_parallel_participants = 1;
+EXPLAIN (COSTS OFF) SELECT sum(i8) FROM rs_row;
+RESET storage_engine.max_parallel_participants;
+EXPLAIN (COSTS OFF) SELECT sum(i8) FROM rs_row;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
