@@ -88,7 +88,7 @@ guc_define(void)
 							 &storage_engine_vacuum_rewrite_threshold, 0.1, 0.0, 1.0,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("storage_engine.max_parallel_participants",
-							"Most processes a parallel scan of ours plans: its workers and the leader, when it takes part.",
+							"Most processes a parallel scan of our tables plans: its workers and the leader, when it takes part.",
 							"Our scans are bound by decompression, not I/O, so participants beyond the machine's cores only take turns on them, and each costs a process start.  0: the number of cores.",
 							&storage_engine_max_parallel_participants, 0, 0, 1024,
 							PGC_USERSET, 0, NULL, NULL, NULL);
