@@ -216,6 +216,26 @@ def _queries_section(res, suite, mode) -> list[str]:
     return lines
 
 
+def _speedup_section(res, suite) -> list[str]:
+    """Each kind's parallel speed-up over its own serial run of a query
+    (serial median ÷ parallel median), when both modes ran."""
+    ts = [t for t in res.timings if t.suite == suite and t.status == "ok"]
+    serial = {(t.qid, t.kind): t.median for t in ts if t.mode == "serial"}
+    parallel = {(t.qid, t.kind): t.median for t in ts if t.mode == "parallel"}
+    if not serial or not parallel:
+        return []
+    kinds = _kinds_in(res, suite)
+    order, _ = _by_query([t for t in ts if t.mode == "parallel"])
+    lines = ["| query | " + " | ".join(kinds) + " |", "|---|" + "---:|" * len(kinds)]
+    for qid in order:
+        cells = []
+        for k in kinds:
+            s, p = serial.get((qid, k)), parallel.get((qid, k))
+            cells.append(_ratio(s / p) if s and p else "")
+        lines.append(f"| {qid} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def _blocks_section(res, suite, mode) -> list[str]:
     """Data each query touched in shared buffers (EXPLAIN ANALYZE BUFFERS),
     against heap's."""
@@ -305,6 +325,11 @@ def write_summary(out, meta: dict, res, modes, charts: dict) -> None:
             if blocks:
                 L += ["Data touched in shared buffers by one run (EXPLAIN ANALYZE BUFFERS: "
                       "blocks hit or read × 8 kB; ÷ heap):", ""] + blocks + [""]
+        speedup = _speedup_section(res, suite)
+        if speedup:
+            L += ["### Parallel speed-up", "",
+                  "Each kind's serial median ÷ its parallel median (above 1.00× the parallel "
+                  "mode is faster; it also has JIT on where the server has it):", ""] + speedup + [""]
         churn = _churn_section(res, suite)
         if churn:
             L += ["### After an UPDATE of 10% of rows and VACUUM", "",

@@ -103,5 +103,21 @@ class BlocksReportTest(unittest.TestCase):
         self.assertEqual(report._blocks_section(res, "events", "parallel"), [])
 
 
+class SpeedupReportTest(unittest.TestCase):
+    def test_serial_over_parallel(self):
+        res = Results()
+        for kind in ("heap", "colcompress"):
+            res.set_kind("events", kind, True)
+        res.timings = [Timing("events", "serial", "Q2", "t", "heap", "ok", [120.0]),
+                       Timing("events", "parallel", "Q2", "t", "heap", "ok", [80.0]),
+                       Timing("events", "serial", "Q2", "t", "colcompress", "ok", [10.0]),
+                       Timing("events", "parallel", "Q2", "t", "colcompress", "error", [])]
+        lines = report._speedup_section(res, "events")
+        self.assertEqual(lines[0], "| query | heap | colcompress |")
+        self.assertEqual(lines[2], "| Q2 | 1.50× |  |")
+        res.timings = [t for t in res.timings if t.mode == "serial"]
+        self.assertEqual(report._speedup_section(res, "events"), [])
+
+
 if __name__ == "__main__":
     unittest.main()
