@@ -47,7 +47,7 @@
  * a row then decodes a quarter as much.  A column's not shorter than 16 kB:
  * every scan decodes every frame, and decompressing a column in 4 kB frames
  * took 80% longer than in 64 kB frames, in 16 kB frames 23% longer (a
- * rowcompress batch's frames, whole rows, end at 8 kB: row_writer.c).  The
+ * rowcompress batch's frames, whole rows, end at 6 kB: row_writer.c).  The
  * exceptions are entropy-bound data, which decodes as fast in 4 kB frames,
  * narrow data, which takes few bytes more in them, and wide data taking
  * little more in 8 kB frames (col_writer.c, column_framing).  A writer tries

@@ -402,7 +402,7 @@ storage_read_stream(Relation rel, uint64 first_block, uint64 offset,
 /*
  * Fetches by row number keep the directories they read for the backend's
  * life (4 MB, least recently used dropped): the directory of a rowcompress
- * batch of 10,000 rows in 8 kB frames is 6 kB of pages read and checked
+ * batch of 10,000 rows in 6 kB frames is 9 kB of pages read and checked
  * entry by entry, for every statement that fetches a row of the batch.  A
  * directory is named by everything that places and checks its unit,
  * including the checksum of the unit's stored bytes, so a unit written

@@ -372,16 +372,18 @@ frames_size(const FrameWriter *fw)
 #define DICT_MIN_BATCH_BYTES	(128 * 1024)
 
 /*
- * A batch with a dictionary has frames of 8 kB, not colcompress's 16 kB: a
+ * A batch with a dictionary has frames of 6 kB, not colcompress's 16 kB: a
  * fetch by TID decompresses a frame of whole rows, every column, so the
- * frame's size is most of its cost.  On the benchmark's events table they
- * made fetches of 100 rows by key a quarter faster than 16 kB frames and of
- * a hundred users' rows a third, scans no slower (4 kB frames slowed them
- * by a third), for 2% more bytes.  Judged on a batch's first frames, they
- * look 6-8% larger than long frames without a dictionary, 4% on the whole
- * table: they are kept up to 10%.
+ * frame's size is most of its cost.  On the benchmark's events table 8 kB
+ * frames made fetches of 100 rows by key a quarter faster than 16 kB
+ * frames and of a hundred users' rows a third, for 2% more bytes; 6 kB
+ * frames made them 10-15% faster again for 0.8% more bytes, scans no
+ * slower.  Shorter is not better: 5 kB frames fetched and scanned slower
+ * than 6 kB, 4 kB scanned 45% slower (docs/rowcompress-format.md).
+ * Judged on a batch's first frames, they look 6-8% larger than long frames
+ * without a dictionary: they are kept up to 10%.
  */
-#define ROW_FRAME_DICT_TARGET_RAW_BYTES	(8 * 1024)
+#define ROW_FRAME_DICT_TARGET_RAW_BYTES	(6 * 1024)
 #define ROW_DICT_MAX_GROWTH		1.10
 #define DICT_TRIAL_FRAMES		3
 
