@@ -699,19 +699,21 @@ column_framing(ColWriter *w, int a, uint32 group_limit, int encoding,
 	frames_dict_write(stream, dict, (uint32) dictlen);
 
 	/*
-	 * Shorter frames still, as short as those the dictionary was trained on
-	 * or twice that, when they take at most COL_DICT_MAX_GROWTH times the
-	 * bytes of these, plus the slack: a fetch then decodes a quarter or half
-	 * as much.  Entropy-bound data (hashes, random numbers) takes as much in
-	 * any and decodes as fast per byte; data of a few bytes a row that
-	 * compresses well (urls) takes a few bytes a frame more.  Wide data that
-	 * compresses well (JSON) takes 15% more in 4 kB frames and 5% more in
-	 * 8 kB ones, where every scan, and a GIN bitmap scan of it, decodes each
-	 * frame: its 4 kB frames slowed one by 8%.
+	 * Shorter frames still, as short as those the dictionary was trained on,
+	 * one and a half or twice that, when they take at most
+	 * COL_DICT_MAX_GROWTH times the bytes of these, plus the slack: a fetch
+	 * then decodes a quarter to a half as much.  Entropy-bound data (hashes,
+	 * random numbers) takes as much in any and decodes as fast per byte;
+	 * data of a few bytes a row that compresses well (urls) takes a few
+	 * bytes a frame more.  Wide data that compresses well (JSON) takes 15%
+	 * more in 4 kB frames, 7% in 6 kB and 5% in 8 kB ones, where every scan,
+	 * and a GIN bitmap scan of it, decodes each frame: its 4 kB frames
+	 * slowed one by 8%, 6 kB ones by 1% (and fetch it 5% faster than 8 kB).
 	 */
-	for (i = 1; i <= 2; i++)
+	for (i = 2; i <= 4; i++)
 	{
-		ColumnFraming shorter = {loaded, i * FRAMES_DICT_SAMPLE_FRAME_BYTES, NULL, 0};
+		ColumnFraming shorter = {loaded, i * FRAMES_DICT_SAMPLE_FRAME_BYTES / 2,
+		NULL, 0};
 
 		encode_first_chunk(w, a, group_limit, encoding, codec, &shorter);
 		if (frames_dict_pays(shorter.first_chunk->len,
