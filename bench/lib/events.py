@@ -68,6 +68,7 @@ def _load(conn, kind: Kind, table: str, rows: int, options: dict | None) -> Tabl
         option_note = _create(conn, kind, tv, options)
         load_sql = read_sql("events/load.sql")
         load_s = 0.0
+        pgload.settle(conn)
         for lo, hi in _chunks(rows):
             t0 = time.perf_counter()
             conn.execute(render(load_sql, {**tv, "lo": lo, "hi": hi}))

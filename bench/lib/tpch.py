@@ -89,6 +89,7 @@ def load_kind(conn, kind: Kind, schema: str, data_dir: Path,
         loads = []
         total = sum(table_file(data_dir, t).stat().st_size for t in TABLES)
         done = 0
+        pgload.settle(conn)
         with progress.step(f"loading TPC-H into {schema} ({label})") as s:
             for table in TABLES:
                 loads.append(_copy(conn, table, data_dir, label, s, done, total))
