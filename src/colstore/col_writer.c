@@ -485,8 +485,14 @@ frame_end(ColWriter *w, int a, uint32 first, uint32 end, Size target,
 	return last;
 }
 
-/* Appends the raw bytes of rows [first, last) of column a to raw. */
-static void
+/*
+ * Appends the raw bytes of rows [first, last) of column a to raw; false,
+ * raw unchanged, when the frame holds more distinct values than a
+ * dictionary takes (a dictionary-encoded chunk is not counted first: the
+ * frame's encoding counts them, and a chunk whose frame fails is written
+ * plain).
+ */
+static bool
 encode_frame(ColWriter *w, int a, uint32 first, uint32 last, uint32 nulls,
 			 int encoding, StringInfo raw)
 {
@@ -495,18 +501,13 @@ encode_frame(ColWriter *w, int a, uint32 first, uint32 last, uint32 nulls,
 	int			start = raw->len;
 
 	if (encoding == CHUNK_ENCODING_DICT)
-	{
-		/* the chunk was counted: a frame of it cannot have more values */
-		if (!dict_encode(raw, &type, w->values[a] + first,
-						 w->isnull[a] + first, last - first))
-			elog(ERROR, "frame of a dictionary-encoded chunk has too many distinct values");
-		return;
-	}
+		return dict_encode(raw, &type, w->values[a] + first,
+						   w->isnull[a] + first, last - first);
 	if (encoding == CHUNK_ENCODING_PACKED)
 	{
 		packed_encode(raw, &type, w->values[a] + first, w->isnull[a] + first,
 					  last - first);
-		return;
+		return true;
 	}
 	if (encoding == CHUNK_ENCODING_CHARS)
 	{
@@ -514,7 +515,7 @@ encode_frame(ColWriter *w, int a, uint32 first, uint32 last, uint32 nulls,
 		if (!chars_encode(raw, w->values[a] + first, w->isnull[a] + first,
 						  last - first))
 			elog(ERROR, "frame of a packed-characters chunk holds other values");
-		return;
+		return true;
 	}
 #ifdef HAVE_SCALED_NUMERIC
 	if (encoding == CHUNK_ENCODING_DECIMAL)
@@ -523,7 +524,7 @@ encode_frame(ColWriter *w, int a, uint32 first, uint32 last, uint32 nulls,
 		if (!packed_decimal_encode(raw, w->values[a] + first,
 								   w->isnull[a] + first, last - first))
 			elog(ERROR, "frame of a packed-decimal chunk holds other values");
-		return;
+		return true;
 	}
 #endif
 	value_encode(raw, &type, w->values[a] + first, w->isnull[a] + first,
@@ -531,6 +532,7 @@ encode_frame(ColWriter *w, int a, uint32 first, uint32 last, uint32 nulls,
 	if (encoding == CHUNK_ENCODING_DELTA)
 		delta_encode(raw->data + start + chunk_values_start(last - first, nulls),
 					 last - first - nulls, attr->attlen);
+	return true;
 }
 
 /*
@@ -548,10 +550,12 @@ typedef struct ColumnFraming
 
 /*
  * Encodes rows [start, end) of column a as a framed chunk (codec/frames.h)
- * into stored; returns the frames' total uncompressed length.
+ * into stored; returns the frames' total uncompressed length.  A chunk to
+ * be dictionary-encoded (*encoding) whose frame holds too many distinct
+ * values is written plain instead, and *encoding says so.
  */
 static uint32
-encode_chunk(ColWriter *w, int a, uint32 start, uint32 end, int encoding,
+encode_chunk(ColWriter *w, int a, uint32 start, uint32 end, int *encoding,
 			 const Codec *codec, ColumnFraming framing, StringInfo stored)
 {
 	Form_pg_attribute attr = TupleDescAttr(w->tupdesc, a);
@@ -570,7 +574,17 @@ encode_chunk(ColWriter *w, int a, uint32 start, uint32 end, int encoding,
 		uint32		last = frame_end(w, a, first, end, target, &nulls, &bytes);
 
 		resetStringInfo(&raw);
-		encode_frame(w, a, first, last, nulls, encoding, &raw);
+		if (!encode_frame(w, a, first, last, nulls, *encoding, &raw))
+		{
+			/* only a dictionary fails: the chunk again, plain */
+			Assert(*encoding == CHUNK_ENCODING_DICT);
+			*encoding = CHUNK_ENCODING_PLAIN;
+			pfree(fw.entries.data);
+			pfree(fw.data.data);
+			frames_begin(&fw, codec, w->opts.compression_level, dict);
+			first = start;
+			continue;
+		}
 		frames_add(&fw, first - start, raw.data, (uint32) raw.len);
 		first = last;
 	}
@@ -608,10 +622,14 @@ static void
 encode_first_chunk(ColWriter *w, int a, uint32 group_limit, int encoding,
 				   const Codec *codec, ColumnFraming *framing)
 {
+	int			chosen PG_USED_FOR_ASSERTS_ONLY = encoding;
+
 	framing->first_chunk = makeStringInfo();
 	framing->first_raw_length =
-		encode_chunk(w, a, 0, Min(group_limit, w->nrows), encoding, codec,
+		encode_chunk(w, a, 0, Min(group_limit, w->nrows), &encoding, codec,
 					 *framing, framing->first_chunk);
+	/* the first group chose the encoding (column_encoding): it holds */
+	Assert(encoding == chosen);
 }
 
 /*
@@ -666,7 +684,10 @@ column_framing(ColWriter *w, int a, uint32 group_limit, int encoding,
 									 &bytes);
 		int			before = samples.len;
 
-		encode_frame(w, a, first, last, nulls, encoding, &samples);
+		/* a later group of a dictionary column may have too many values */
+		if (!encode_frame(w, a, first, last, nulls, encoding, &samples))
+			encode_frame(w, a, first, last, nulls, CHUNK_ENCODING_PLAIN,
+						 &samples);
 		sizes[nsamples++] = (size_t) (samples.len - before);
 		sample_rows += last - first;
 	}
@@ -826,8 +847,8 @@ packed_pays(ColWriter *w, int a, uint32 group_limit, const Codec *codec,
 
 	initStringInfo(&packed_bytes);
 	initStringInfo(&other_bytes);
-	encode_chunk(w, a, 0, end, packed, codec, framing, &packed_bytes);
-	encode_chunk(w, a, 0, end, other, codec, framing, &other_bytes);
+	encode_chunk(w, a, 0, end, &packed, codec, framing, &packed_bytes);
+	encode_chunk(w, a, 0, end, &other, codec, framing, &other_bytes);
 	pays = packed_bytes.len <=
 		other_bytes.len * PACKED_MAX_GROWTH + PACKED_SLACK_BYTES;
 	pfree(packed_bytes.data);
@@ -1050,9 +1071,9 @@ col_writer_flush(ColWriter *w, Relation rel)
 			for (r = start; r < end; r++)
 				c->null_count += w->isnull[a][r] ? 1 : 0;
 			c->encoding = encodings[a];
+			/* dictionaries: encode_chunk counts each frame's values */
 			if (g > 0 &&
-				((c->encoding == CHUNK_ENCODING_DICT && !dict_chunk(w, a, start, end)) ||
-				 (c->encoding == CHUNK_ENCODING_DECIMAL && !decimal_chunk(w, a, start, end)) ||
+				((c->encoding == CHUNK_ENCODING_DECIMAL && !decimal_chunk(w, a, start, end)) ||
 				 (c->encoding == CHUNK_ENCODING_CHARS && !chars_chunk(w, a, start, end))))
 				c->encoding = CHUNK_ENCODING_PLAIN;
 			c->codec = codec->id;
@@ -1064,9 +1085,12 @@ col_writer_flush(ColWriter *w, Relation rel)
 			}
 			else
 			{
+				int			encoding = c->encoding;
+
 				initStringInfo(&stored);
-				c->raw_length = encode_chunk(w, a, start, end, c->encoding,
+				c->raw_length = encode_chunk(w, a, start, end, &encoding,
 											 codec, framings[a], &stored);
+				c->encoding = (int16) encoding;
 			}
 			INIT_CRC32C(crc);
 			COMP_CRC32C(crc, stored.data, stored.len);

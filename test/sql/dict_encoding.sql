@@ -83,5 +83,24 @@ SELECT s.stripe_num, array_agg(DISTINCT c.encoding ORDER BY c.encoding) AS encod
 SELECT enc_same() AS mixed_equal;
 
 DROP TABLE enc_col, enc_heap;
+
+-- a stripe decides its columns' encodings on its first chunk group: a
+-- column of few values there and of many later (a status column that
+-- grows) writes the later chunks plain, and its dictionary's samples,
+-- taken across the stripe, too (an insert of such rows once failed with
+-- "too many distinct values")
+CREATE TABLE grow_heap (id int, t text);
+INSERT INTO grow_heap
+SELECT g, CASE WHEN g <= 10000 THEN 'a' || (g % 10) ELSE 'x' || g END
+  FROM generate_series(1, 60000) g;
+CREATE TABLE grow_col (LIKE grow_heap) USING colcompress
+	WITH (chunk_group_row_limit = 10000);
+INSERT INTO grow_col SELECT * FROM grow_heap;
+SELECT c.chunk_group_num, c.encoding FROM engine.chunk c
+ WHERE c.storage_id = engine.storage_id('grow_col') AND c.attr_num = 2
+ ORDER BY 1;
+SELECT same_as_heap('SELECT * FROM grow_col', 'grow_col', 'grow_heap') AS grown_equal;
+SELECT count(*) AS problems FROM engine.colcompress_verify('grow_col');
+DROP TABLE grow_col, grow_heap;
 DROP FUNCTION enc_same(text);
 \i common/compare_end.psql
