@@ -927,6 +927,8 @@ sort_buffer(ColWriter *w, Relation rel)
 	uint32	   *order;
 	uint32		start = 0;
 	int			natts = w->tupdesc->natts;
+	Datum	   *values;
+	bool	   *isnull;
 	int			i;
 	int			a;
 
@@ -954,10 +956,15 @@ sort_buffer(ColWriter *w, Relation rel)
 		start = end;
 	}
 
+	/*
+	 * Through one scratch pair, not new arrays per column: a second set of
+	 * every column's arrays was 23 MB more at the flush's peak on the
+	 * events table (a stripe of 150,000 rows of 17 columns).
+	 */
+	values = palloc(sizeof(Datum) * Max(w->nrows, 1));
+	isnull = palloc(sizeof(bool) * Max(w->nrows, 1));
 	for (a = 0; a < natts; a++)
 	{
-		Datum	   *values = MemoryContextAlloc(w->cxt, sizeof(Datum) * w->capacity);
-		bool	   *isnull = MemoryContextAlloc(w->cxt, sizeof(bool) * w->capacity);
 		uint32		r;
 
 		for (r = 0; r < w->nrows; r++)
@@ -965,11 +972,11 @@ sort_buffer(ColWriter *w, Relation rel)
 			values[r] = w->values[a][order[r]];
 			isnull[r] = w->isnull[a][order[r]];
 		}
-		pfree(w->values[a]);
-		pfree(w->isnull[a]);
-		w->values[a] = values;
-		w->isnull[a] = isnull;
+		memcpy(w->values[a], values, sizeof(Datum) * w->nrows);
+		memcpy(w->isnull[a], isnull, sizeof(bool) * w->nrows);
 	}
+	pfree(values);
+	pfree(isnull);
 }
 
 void
