@@ -1085,17 +1085,6 @@ agg_kernel_reads_scaled(const AggKernel *k)
 #endif
 }
 
-bool
-agg_kernel_reads_only_scaled(const AggKernel *k)
-{
-#ifdef VEC_HAVE_SCALED_NUMERIC
-	return k->add == numeric_sum_add || k->add == numeric_min_add ||
-		k->add == numeric_max_add;
-#else
-	return false;
-#endif
-}
-
 bytea *
 agg_kernel_export(const AggKernel *k, void *state)
 {

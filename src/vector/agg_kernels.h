@@ -114,17 +114,12 @@ extern bool agg_kernel_keeps_one_of_ties(const AggKernel *k, Aggref *aggref);
 
 /*
  * Does k take numerics as scaled integers (ColumnBatch.scaled, made once
- * for all the kernels reading a column when the caller makes it)?
+ * for all the kernels reading a column when the caller makes it), and
+ * nothing else of them (sum, avg, min and max of numeric: min and max
+ * write the numeric of each new best value from it), so that the column's
+ * numerics need not be written (ColumnBatch.made)?
  */
 extern bool agg_kernel_reads_scaled(const AggKernel *k);
-
-/*
- * Does k read nothing but those scaled integers (sum, avg, min and max of
- * numeric: min and max write the numeric of each new best value from
- * it), so that the column's numerics need not be written
- * (ColumnBatch.made)?
- */
-extern bool agg_kernel_reads_only_scaled(const AggKernel *k);
 
 /* The state of a participant of a parallel aggregation, as a bytea. */
 extern bytea *agg_kernel_export(const AggKernel *k, void *state);

@@ -239,9 +239,17 @@ input_values(VecInput *input, RowBatch *b)
 	return input->attno >= 0 ? &b->cols[input->attno] : &input->computed;
 }
 
+/* Does col's kernel read one of the natts columns as scaled numerics? */
+static bool
+reads_scaled_column(const VecAggColumn *col, int natts)
+{
+	return col->kernel != NULL && col->has_input && col->input.attno >= 0 &&
+		col->input.attno < natts && agg_kernel_reads_scaled(col->kernel);
+}
+
 /*
  * Asks the scan to leave as scaled integers the numeric columns that only
- * sum, avg, min and max read (agg_kernel_reads_only_scaled): their
+ * sum, avg, min and max read (agg_kernel_reads_scaled): their
  * numerics are then never written, but a new minimum's or maximum's.  A
  * column something else reads too (a key, an expression, the scan's
  * filter) gets its values written when that reads them (make_values,
@@ -250,19 +258,15 @@ input_values(VecInput *input, RowBatch *b)
 static void
 ask_scaled(VecAggState *state)
 {
+	int			natts = RelationGetDescr(state->scan->ss.ss_currentRelation)->natts;
 	Bitmapset  *columns = NULL;
 	int			i;
 
 	if (state->source->scaled_columns == NULL)
 		return;
 	for (i = 0; i < state->ncolumns; i++)
-	{
-		VecAggColumn *col = &state->columns[i];
-
-		if (col->kernel != NULL && col->has_input && col->input.attno >= 0 &&
-			agg_kernel_reads_only_scaled(col->kernel))
-			columns = bms_add_member(columns, col->input.attno + 1);
-	}
+		if (reads_scaled_column(&state->columns[i], natts))
+			columns = bms_add_member(columns, state->columns[i].input.attno + 1);
 	if (columns != NULL)
 		state->source->scaled_columns(state->scan, columns);
 }
@@ -284,7 +288,7 @@ make_values(VecAggState *state, RowBatch *b)
 		VecAggColumn *col = &state->columns[i];
 
 		if (col->kernel != NULL && col->has_input && col->input.attno >= 0 &&
-			!agg_kernel_reads_only_scaled(col->kernel))
+			!agg_kernel_reads_scaled(col->kernel))
 			batch_make_values(&b->cols[col->input.attno], b->nrows);
 	}
 }
@@ -452,14 +456,6 @@ begin_vector_agg(CustomScanState *node, EState *estate, int eflags)
  * avg, min and max of one numeric column): a batch's values are converted
  * once for all of them (scaled_view), which was half of such a query.
  */
-/* Does col's kernel read one of the natts columns as scaled numerics? */
-static bool
-reads_scaled_column(const VecAggColumn *col, int natts)
-{
-	return col->kernel != NULL && col->has_input && col->input.attno >= 0 &&
-		col->input.attno < natts && agg_kernel_reads_scaled(col->kernel);
-}
-
 static void
 share_scaled(VecAggState *state)
 {
