@@ -644,6 +644,26 @@ row_reader_reset(RowReader *r)
 }
 
 /*
+ * The first upto columns of the row at offset (with its flags) of r->raw
+ * into values/isnull, each checked as it is read; false when the row lacks
+ * some of them.
+ */
+static bool
+read_columns(RowReader *r, uint32 offset, int upto, Datum *values,
+			 bool *isnull)
+{
+	bool		lacks;
+	const char *problem;
+
+	problem = row_batch_read_columns(r->raw, r->raw_length, r->attrs,
+									 r->masks, offset, upto, values, isnull,
+									 &lacks);
+	if (problem != NULL)
+		batch_corrupted(r, r->batch, problem);
+	return !lacks;
+}
+
+/*
  * Stores the first read_upto columns of the row at offset of r->raw in
  * slot, a virtual tuple; false, storing nothing, when the row lacks some
  * of them (added by ALTER TABLE since it was written: a slot given the
@@ -654,16 +674,9 @@ store_columns(RowReader *r, uint32 offset, uint64 rownum, TupleTableSlot *slot)
 {
 	int			natts = slot->tts_tupleDescriptor->natts;
 	int			upto = Min(r->read_upto, natts);
-	bool		lacks;
-	const char *problem;
 
 	ExecClearTuple(slot);
-	problem = row_batch_read_columns(r->raw, r->raw_length, r->attrs,
-									 r->masks, offset, upto, slot->tts_values,
-									 slot->tts_isnull, &lacks);
-	if (problem != NULL)
-		batch_corrupted(r, r->batch, problem);
-	if (lacks)
+	if (!read_columns(r, offset, upto, slot->tts_values, slot->tts_isnull))
 		return false;
 	/* the plan reads none of the others */
 	memset(slot->tts_isnull + upto, true, natts - upto);
@@ -730,17 +743,9 @@ bool
 row_reader_read_columns(RowReader *r, uint32 i, int upto, Datum *values,
 						bool *isnull)
 {
-	bool		lacks;
-	const char *problem;
-
 	if (r->no_columns || upto > r->read_upto)
 		elog(ERROR, "rowcompress reader asked for columns it does not read");
-	problem = row_batch_read_columns(r->raw, r->raw_length, r->attrs,
-									 r->masks, r->row_offsets[i], upto,
-									 values, isnull, &lacks);
-	if (problem != NULL)
-		batch_corrupted(r, r->batch, problem);
-	return !lacks;
+	return read_columns(r, r->row_offsets[i], upto, values, isnull);
 }
 
 void
