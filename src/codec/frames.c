@@ -37,6 +37,49 @@ frames_begin(FrameWriter *fw, const Codec *codec, int level,
 	initStringInfo(&fw->data);
 	fw->nframes = 0;
 	fw->raw_total = 0;
+	fw->last_raw = false;
+}
+
+/* Compresses raw into *dst, palloc'd: the compressed length, or -1. */
+static int32
+compress_frame(const FrameWriter *fw, const char *raw, uint32 raw_length,
+			   char **dst)
+{
+	int32		cap = fw->codec->bound((int32) raw_length);
+	int32		clen;
+
+	*dst = NULL;
+	if (cap <= 0)
+		return -1;
+	*dst = palloc(cap);
+	clen = fw->dict != NULL ?
+		fw->codec->compress_dict(raw, (int32) raw_length, *dst, cap, fw->dict) :
+		fw->codec->compress(raw, (int32) raw_length, *dst, cap, fw->level);
+	return clen;
+}
+
+/*
+ * Whether a frame following one that did not compress is worth trying:
+ * its first quarter (at most FRAMES_PROBE_BYTES) compresses at all.  Values that
+ * do not compress (random floats, digests packed to their bits) cost the
+ * codec three times as much per byte as values that do, for nothing; a
+ * frame of such values says so in its first bytes.
+ */
+static bool
+frame_worth_compressing(const FrameWriter *fw, const char *raw,
+						uint32 raw_length)
+{
+	uint32		probe = Min(raw_length / 4, FRAMES_PROBE_BYTES);
+	char	   *dst;
+	int32		clen;
+
+	if (!fw->last_raw || probe < FRAMES_PROBE_MIN_BYTES)
+		return true;
+	clen = compress_frame(fw, raw, probe, &dst);
+	if (dst != NULL)
+		pfree(dst);
+	/* any gain: a quarter of a frame has less to refer back to */
+	return clen >= 0 && (uint32) clen < probe;
 }
 
 void
@@ -48,20 +91,11 @@ frames_add(FrameWriter *fw, uint32 first_row, const char *raw,
 	uint32		stored_length = raw_length;
 	char	   *dst = NULL;
 
-	if (fw->codec != NULL && fw->codec->id != CODEC_NONE)
+	if (fw->codec != NULL && fw->codec->id != CODEC_NONE &&
+		frame_worth_compressing(fw, raw, raw_length))
 	{
-		int32		cap = fw->codec->bound((int32) raw_length);
-		int32		clen = -1;
+		int32		clen = compress_frame(fw, raw, raw_length, &dst);
 
-		if (cap > 0)
-		{
-			dst = palloc(cap);
-			clen = fw->dict != NULL ?
-				fw->codec->compress_dict(raw, (int32) raw_length, dst, cap,
-										 fw->dict) :
-				fw->codec->compress(raw, (int32) raw_length, dst, cap,
-									fw->level);
-		}
 		/* equal lengths mean "stored raw" */
 		if (clen >= 0 && (uint32) clen < raw_length &&
 			frames_compression_pays((uint32) clen, raw_length))
@@ -70,6 +104,7 @@ frames_add(FrameWriter *fw, uint32 first_row, const char *raw,
 			stored_length = (uint32) clen;
 		}
 	}
+	fw->last_raw = stored == raw;
 
 	e.first_row = first_row;
 	e.raw_length = raw_length;

@@ -127,7 +127,17 @@ typedef struct FrameWriter
 	StringInfoData data;
 	uint32		nframes;
 	uint64		raw_total;
+	bool		last_raw;		/* the last frame added did not compress */
+	int last_raw_dbg;
 } FrameWriter;
+
+/*
+ * A frame after one that did not compress is compressed only when its
+ * first quarter, at most this many bytes, does (frame_worth_compressing);
+ * frames under four times the least probe are always tried.
+ */
+#define FRAMES_PROBE_BYTES		(2 * 1024)
+#define FRAMES_PROBE_MIN_BYTES	256
 
 extern void frames_begin(FrameWriter *fw, const Codec *codec, int level,
 						 const CodecDict *dict);

@@ -275,4 +275,24 @@ RESET enable_seqscan;
 DROP TABLE pk_col, pk_heap;
 DROP FUNCTION pk_same(text);
 DROP FUNCTION pk_agg(text);
+
+-- A frame after one that did not compress is tried only when its first
+-- bytes compress: values that turn compressible after random ones, in the
+-- same chunk and in the next chunk group, are still compressed
+CREATE TABLE probe_col (x float8) USING colcompress
+	WITH (chunk_group_row_limit = 10000);
+INSERT INTO probe_col
+SELECT CASE WHEN g <= 3000 THEN hashint4(g) / 7.0 ELSE 1.5 END
+  FROM generate_series(1, 20000) g;
+SELECT chunk_group_num, stored_length < raw_length / 2 AS compressed
+  FROM engine.chunk
+ WHERE storage_id = engine.storage_id('probe_col')
+ ORDER BY chunk_group_num;
+SELECT (SELECT count(*) FROM probe_col) AS rows,
+	   count(*) AS differing
+  FROM (SELECT x FROM probe_col
+		EXCEPT ALL
+		SELECT (CASE WHEN g <= 3000 THEN hashint4(g) / 7.0 ELSE 1.5 END)::float8
+		  FROM generate_series(1, 20000) g) d;
+DROP TABLE probe_col;
 \i common/compare_end.psql
