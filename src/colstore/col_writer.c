@@ -61,16 +61,37 @@
 /* Byte budget of one writer's buffered values. */
 #define WRITER_BYTE_LIMIT	((Size) 256 * 1024 * 1024)
 
+/*
+ * A writer keeps its column arrays and value blocks from one stripe to the
+ * next up to this many bytes: memory freed after a flush went back to the
+ * operating system, and faulting it in again for every stripe took a
+ * twentieth of a load.
+ */
+#define WRITER_KEEP_BYTES	((Size) 64 * 1024 * 1024)
+
+/* A block of an arena: its size, then its bytes (at ARENA_DATA). */
+typedef struct ArenaBlock
+{
+	struct ArenaBlock *next;
+	Size		size;
+} ArenaBlock;
+
+#define ARENA_DATA(b)	((char *) (b) + MAXALIGN(sizeof(ArenaBlock)))
+
 typedef struct ValueArena
 {
 	char	   *next;			/* free space of the current block */
 	Size		left;
-	Size		block;			/* size of the last block taken */
+	Size		block;			/* size of the last block made */
+	ArenaBlock *blocks;			/* every block, in the order filled */
+	ArenaBlock *current;		/* the block being filled, or NULL */
 } ValueArena;
 
 struct ColWriter
 {
-	MemoryContext cxt;			/* values, arrays; reset after each flush */
+	MemoryContext cxt;			/* values alone, row runs; reset after each flush */
+	MemoryContext keep_cxt;		/* arrays and value blocks, kept for the next
+								 * stripe up to WRITER_KEEP_BYTES */
 	MemoryContext chunk_cxt;	/* per-chunk scratch */
 	TupleDesc	tupdesc;		/* as of the writer's creation */
 	ColcompressOptions opts;
@@ -79,7 +100,7 @@ struct ColWriter
 	Datum	  **values;			/* [natts][capacity] */
 	bool	  **isnull;
 	Size		bytes;
-	ValueArena *arenas;			/* [natts], in cxt */
+	ValueArena *arenas;			/* [natts], in keep_cxt */
 	RowRunBuilder rows;			/* row numbers and command ids, in cxt */
 };
 
@@ -160,6 +181,8 @@ col_writer_create(Relation rel, MemoryContext parent)
 
 	w->cxt = AllocSetContextCreate(parent, "colcompress write buffer",
 								   ALLOCSET_DEFAULT_SIZES);
+	w->keep_cxt = AllocSetContextCreate(parent, "colcompress write arrays",
+										ALLOCSET_DEFAULT_SIZES);
 	w->chunk_cxt = AllocSetContextCreate(parent, "colcompress chunk encoding",
 										 ALLOCSET_DEFAULT_SIZES);
 	{
@@ -195,6 +218,7 @@ void
 col_writer_free(ColWriter *w)
 {
 	MemoryContextDelete(w->cxt);
+	MemoryContextDelete(w->keep_cxt);
 	MemoryContextDelete(w->chunk_cxt);
 	pfree(w);
 }
@@ -203,13 +227,59 @@ static void
 reset_buffer(ColWriter *w)
 {
 	MemoryContextReset(w->cxt);
+	if (MemoryContextMemAllocated(w->keep_cxt, false) > WRITER_KEEP_BYTES)
+	{
+		MemoryContextReset(w->keep_cxt);
+		w->capacity = 0;
+		w->values = NULL;
+		w->isnull = NULL;
+		w->arenas = NULL;
+	}
+	else if (w->arenas != NULL)
+	{
+		int			i;
+
+		/* the blocks are filled again from the first */
+		for (i = 0; i < w->tupdesc->natts; i++)
+		{
+			w->arenas[i].current = NULL;
+			w->arenas[i].next = NULL;
+			w->arenas[i].left = 0;
+		}
+	}
 	w->nrows = 0;
-	w->capacity = 0;
-	w->values = NULL;
-	w->isnull = NULL;
 	w->bytes = 0;
-	w->arenas = NULL;
 	row_runs_reset(&w->rows);
+}
+
+/*
+ * The arena's next block with room for len bytes: the one after the
+ * current block if it is large enough, else a new one put there.
+ */
+static void
+arena_next_block(ColWriter *w, ValueArena *arena, Size len)
+{
+	ArenaBlock *after = arena->current != NULL ? arena->current->next :
+		arena->blocks;
+	ArenaBlock *b = after;
+
+	if (b == NULL || b->size < len)
+	{
+		arena->block = arena->block == 0 ? ARENA_FIRST_BLOCK :
+			Min(2 * arena->block, ARENA_LAST_BLOCK);
+		arena->block = Max(arena->block, len);
+		b = MemoryContextAlloc(w->keep_cxt,
+							   MAXALIGN(sizeof(ArenaBlock)) + arena->block);
+		b->size = arena->block;
+		b->next = after;
+		if (arena->current != NULL)
+			arena->current->next = b;
+		else
+			arena->blocks = b;
+	}
+	arena->current = b;
+	arena->next = ARENA_DATA(b);
+	arena->left = b->size;
 }
 
 /*
@@ -240,11 +310,7 @@ arena_alloc(ColWriter *w, int attno, Size len, bool aligned)
 	{
 		if (len > ARENA_LAST_BLOCK / 4)
 			return MemoryContextAlloc(w->cxt, len);
-		arena->block = arena->block == 0 ? ARENA_FIRST_BLOCK :
-			Min(2 * arena->block, ARENA_LAST_BLOCK);
-		arena->block = Max(arena->block, len);
-		arena->next = MemoryContextAlloc(w->cxt, arena->block);
-		arena->left = arena->block;
+		arena_next_block(w, arena, len);
 	}
 	p = arena->next;
 	arena->next += len;
@@ -262,13 +328,13 @@ grow_columns(ColWriter *w)
 
 	if (w->values == NULL)
 	{
-		w->arenas = MemoryContextAllocZero(w->cxt, sizeof(ValueArena) * Max(natts, 1));
-		w->values = MemoryContextAllocZero(w->cxt, sizeof(Datum *) * Max(natts, 1));
-		w->isnull = MemoryContextAllocZero(w->cxt, sizeof(bool *) * Max(natts, 1));
+		w->arenas = MemoryContextAllocZero(w->keep_cxt, sizeof(ValueArena) * Max(natts, 1));
+		w->values = MemoryContextAllocZero(w->keep_cxt, sizeof(Datum *) * Max(natts, 1));
+		w->isnull = MemoryContextAllocZero(w->keep_cxt, sizeof(bool *) * Max(natts, 1));
 		for (i = 0; i < natts; i++)
 		{
-			w->values[i] = MemoryContextAlloc(w->cxt, sizeof(Datum) * newcap);
-			w->isnull[i] = MemoryContextAlloc(w->cxt, sizeof(bool) * newcap);
+			w->values[i] = MemoryContextAlloc(w->keep_cxt, sizeof(Datum) * newcap);
+			w->isnull[i] = MemoryContextAlloc(w->keep_cxt, sizeof(bool) * newcap);
 		}
 	}
 	else
@@ -546,6 +612,8 @@ typedef struct ColumnFraming
 	/* the stripe's first chunk, when already encoded so: stored, raw length */
 	StringInfo	first_chunk;
 	uint32		first_raw_length;
+	/* the last frame written did not compress: the next one is probed */
+	bool		last_raw;
 } ColumnFraming;
 
 /*
@@ -556,16 +624,17 @@ typedef struct ColumnFraming
  */
 static uint32
 encode_chunk(ColWriter *w, int a, uint32 start, uint32 end, int *encoding,
-			 const Codec *codec, ColumnFraming framing, StringInfo stored)
+			 const Codec *codec, ColumnFraming *framing, StringInfo stored)
 {
 	Form_pg_attribute attr = TupleDescAttr(w->tupdesc, a);
-	Size		target = framing.target;
-	const CodecDict *dict = framing.dict;
+	Size		target = framing->target;
+	const CodecDict *dict = framing->dict;
 	FrameWriter fw;
 	StringInfoData raw;
 	uint32		first = start;
 
 	frames_begin(&fw, codec, w->opts.compression_level, dict);
+	fw.last_raw = framing->last_raw;
 	initStringInfo(&raw);
 	while (first < end)
 	{
@@ -582,6 +651,7 @@ encode_chunk(ColWriter *w, int a, uint32 start, uint32 end, int *encoding,
 			pfree(fw.entries.data);
 			pfree(fw.data.data);
 			frames_begin(&fw, codec, w->opts.compression_level, dict);
+			fw.last_raw = framing->last_raw;
 			first = start;
 			continue;
 		}
@@ -594,6 +664,7 @@ encode_chunk(ColWriter *w, int a, uint32 start, uint32 end, int *encoding,
 				 errmsg("column \"%s\" of a chunk group is too large: %llu bytes",
 						NameStr(attr->attname), (unsigned long long) fw.raw_total),
 				 errhint("Lower the table's chunk_group_row_limit.")));
+	framing->last_raw = fw.last_raw;
 	frames_finish(&fw, stored);
 	return (uint32) fw.raw_total;
 }
@@ -627,7 +698,7 @@ encode_first_chunk(ColWriter *w, int a, uint32 group_limit, int encoding,
 	framing->first_chunk = makeStringInfo();
 	framing->first_raw_length =
 		encode_chunk(w, a, 0, Min(group_limit, w->nrows), &encoding, codec,
-					 *framing, framing->first_chunk);
+					 framing, framing->first_chunk);
 	/* the first group chose the encoding (column_encoding): it holds */
 	Assert(encoding == chosen);
 }
@@ -839,7 +910,9 @@ static bool
 packed_pays(ColWriter *w, int a, uint32 group_limit, const Codec *codec,
 			int packed, int other)
 {
-	ColumnFraming framing = {NULL, FRAME_TARGET_RAW_BYTES, NULL, 0};
+	/* each encoded afresh: neither probes frames after the other's */
+	ColumnFraming packed_framing = {NULL, FRAME_TARGET_RAW_BYTES, NULL, 0};
+	ColumnFraming other_framing = packed_framing;
 	uint32		end = Min(group_limit, w->nrows);
 	StringInfoData packed_bytes;
 	StringInfoData other_bytes;
@@ -847,8 +920,8 @@ packed_pays(ColWriter *w, int a, uint32 group_limit, const Codec *codec,
 
 	initStringInfo(&packed_bytes);
 	initStringInfo(&other_bytes);
-	encode_chunk(w, a, 0, end, &packed, codec, framing, &packed_bytes);
-	encode_chunk(w, a, 0, end, &other, codec, framing, &other_bytes);
+	encode_chunk(w, a, 0, end, &packed, codec, &packed_framing, &packed_bytes);
+	encode_chunk(w, a, 0, end, &other, codec, &other_framing, &other_bytes);
 	pays = packed_bytes.len <=
 		other_bytes.len * PACKED_MAX_GROWTH + PACKED_SLACK_BYTES;
 	pfree(packed_bytes.data);
@@ -1096,7 +1169,7 @@ col_writer_flush(ColWriter *w, Relation rel)
 
 				initStringInfo(&stored);
 				c->raw_length = encode_chunk(w, a, start, end, &encoding,
-											 codec, framings[a], &stored);
+											 codec, &framings[a], &stored);
 				c->encoding = (int16) encoding;
 			}
 			INIT_CRC32C(crc);
