@@ -128,7 +128,6 @@ typedef struct FrameWriter
 	uint32		nframes;
 	uint64		raw_total;
 	bool		last_raw;		/* the last frame added did not compress */
-	int last_raw_dbg;
 } FrameWriter;
 
 /*
