@@ -61,11 +61,11 @@ compress_frame(const FrameWriter *fw, const char *raw, uint32 raw_length,
 }
 
 /*
- * Whether a frame following one that did not compress is worth trying:
- * its first quarter (at most FRAMES_PROBE_BYTES) compresses at all.  Values that
- * do not compress (random floats, digests packed to their bits) cost the
- * codec three times as much per byte as values that do, for nothing; a
- * frame of such values says so in its first bytes.
+ * Whether a frame following one that did not compress is worth trying: its
+ * first quarter (at most FRAMES_PROBE_BYTES) compresses at all.  Values
+ * that do not compress (random floats, digests packed to their bits) cost
+ * the codec three times as much per byte as values that do, for nothing;
+ * a frame of such values says so in its first bytes.
  */
 static bool
 frame_worth_compressing(const FrameWriter *fw, const char *raw,
