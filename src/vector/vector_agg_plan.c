@@ -623,6 +623,8 @@ parallelize(CustomScan *whole, WrapContext *cxt)
 		return (Plan *) whole;
 	parallel_cost = parallel_setup_cost + agg->plan.total_cost / divisor +
 		parallel_tuple_cost * agg->plan.plan_rows * (workers + 1);
+	if (col_scan_plan_is(scan))
+		parallel_cost += col_worker_start_cost();
 	if (parallel_cost >= agg->plan.total_cost)
 		return (Plan *) whole;
 

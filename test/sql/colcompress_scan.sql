@@ -156,6 +156,23 @@ SET parallel_setup_cost = 10;
 EXPLAIN (COSTS OFF) SELECT count(*), sum(num) FROM sc_col WHERE id = 7500;
 EXPLAIN (COSTS OFF) SELECT count(*), sum(num) FROM sc_col WHERE id > 5000;
 RESET parallel_setup_cost;
+-- a worker's start weighs four times parallel_setup_cost against our
+-- costs (col_worker_start_cost): at 150, a whole table of 20 chunk groups
+-- is still worth a worker, the three groups a range leaves are not (they
+-- were at 150 alone)
+CREATE TABLE sc_par (id int, x float8) USING colcompress
+	WITH (chunk_group_row_limit = 10000, orderby = 'id');
+INSERT INTO sc_par SELECT g, g * 0.5 FROM generate_series(1, 200000) g;
+ANALYZE sc_par;
+SET parallel_setup_cost = 150;
+SET parallel_tuple_cost = 0.001;
+EXPLAIN (COSTS OFF) SELECT sum(x) FROM sc_par;
+EXPLAIN (COSTS OFF) SELECT sum(x) FROM sc_par WHERE id <= 30000;
+SET parallel_setup_cost = 0;
+EXPLAIN (COSTS OFF) SELECT sum(x) FROM sc_par WHERE id <= 30000;
+SELECT sum(x) FROM sc_par WHERE id <= 30000;
+SET parallel_tuple_cost = 0;
+DROP TABLE sc_par;
 -- no more participants than storage_engine.max_parallel_participants (0,
 -- the default, the machine's cores; test/regress.conf sets 3): two leave
 -- one worker beside the leader, one leaves the scan serial; a leader that
