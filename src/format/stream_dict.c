@@ -47,8 +47,6 @@
 #include "format/stream_dict.h"
 #include "guc.h"
 
-typedef StreamDictKey DictKey;
-
 /* A cached dictionary: this header, the bytes, then the codec's tables. */
 typedef struct DictValue
 {
@@ -68,8 +66,8 @@ static LruCache *dict_cache = NULL;
  * dictionary the codec refuses is dropped.
  */
 static const CodecDict *
-load_dict(const StreamDictRef *ref, const Codec *codec, const DictKey *key,
-		  const char **problem)
+load_dict(const StreamDictRef *ref, const Codec *codec,
+		  const StreamDictKey *key, const char **problem)
 {
 	uint32		length = key->length;
 	char	   *read = palloc(length);
@@ -128,7 +126,7 @@ stream_dict_get(const StreamDictRef *ref, const Codec *codec,
 	char		header[FRAMES_DICT_HEADER_SIZE];
 	uint32		length;
 	uint32		checksum;
-	DictKey		key;
+	StreamDictKey key;
 	const DictValue *cached;
 	const CodecDict *dict;
 
@@ -159,7 +157,7 @@ stream_dict_get(const StreamDictRef *ref, const Codec *codec,
 
 	if (dict_cache == NULL)
 		dict_cache = lru_cache_create("storage_engine dictionaries",
-									  sizeof(DictKey), 0);
+									  sizeof(StreamDictKey), 0);
 	lru_cache_set_limit(dict_cache,
 						(Size) storage_engine_dictionary_cache_size * 1024);
 	memset(&key, 0, sizeof(key));

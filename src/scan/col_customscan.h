@@ -29,10 +29,9 @@ extern double scan_divisor_for(Relation relation, int parallel_workers,
 extern int	parallel_scan_workers_for(Relation relation);
 
 /*
- * The cost of a worker's start a parallel colcompress scan adds to
- * parallel_setup_cost (scan_planner.c): COL_WORKER_START_WEIGHT times it.
+ * The cost of a worker's start that a parallel plan over a colcompress
+ * table adds to parallel_setup_cost (scan_planner.c).
  */
-#define COL_WORKER_START_WEIGHT	3.0
 extern double col_worker_start_cost(void);
 
 /* Is plan a ColcompressScan? */

@@ -345,14 +345,6 @@ exec_col_scan(CustomScanState *node)
 	return ExecScan(&node->ss, next_row, recheck_row);
 }
 
-/*
- * The next chunk group as a batch, for a node that consumes batches
- * (vectorized aggregation) instead of rows: the rows that pass the
- * node's filter are in its selection vector.  NULL at the end.  The
- * batch lives until the next call.  The node's instrumentation counts the
- * batches' rows as if they had been returned one by one, so EXPLAIN
- * ANALYZE reads the same either way.
- */
 void
 col_scan_scaled_columns(CustomScanState *node, const Bitmapset *columns)
 {
@@ -368,6 +360,14 @@ col_scan_scaled_columns(CustomScanState *node, const Bitmapset *columns)
 		col_reader_scaled_columns(state->reader, state->scaled_only);
 }
 
+/*
+ * The next chunk group as a batch, for a node that consumes batches
+ * (vectorized aggregation) instead of rows: the rows that pass the
+ * node's filter are in its selection vector.  NULL at the end.  The
+ * batch lives until the next call.  The node's instrumentation counts the
+ * batches' rows as if they had been returned one by one, so EXPLAIN
+ * ANALYZE reads the same either way.
+ */
 RowBatch *
 col_scan_next_batch(CustomScanState *node)
 {

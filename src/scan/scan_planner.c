@@ -355,6 +355,8 @@ scan_divisor(int parallel_workers, double work_units)
  * against them.  Without it a one-month range that pruning leaves 9 chunk
  * groups of (1.6 ms serially) went parallel and took 4-6 ms.
  */
+#define COL_WORKER_START_WEIGHT	3.0
+
 double
 col_worker_start_cost(void)
 {
