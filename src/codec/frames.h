@@ -115,6 +115,18 @@ typedef struct FrameDirectory
 	uint64	   *offsets;		/* of each frame within the unit */
 } FrameDirectory;
 
+/*
+ * One frame of a unit, as a fetch by row number needs it: the directory
+ * entry, where its stored bytes start within the unit, its row count.
+ */
+typedef struct FrameSpot
+{
+	uint32		index;			/* in the unit's directory */
+	uint32		nrows;
+	uint64		offset;
+	FrameEntry	entry;
+} FrameSpot;
+
 #define FRAMES_HEADER_SIZE(n)	(sizeof(uint32) + (Size) (n) * sizeof(FrameEntry))
 
 /* Collects a unit's frames; frames_finish() lays out the stored unit. */

@@ -447,23 +447,68 @@ cache_directory(const DirectoryKey *key, const FrameDirectory *dir)
 	pfree(value);
 }
 
+/* The cached directory of key: its entries and offsets in place. */
 static bool
-cached_directory(const DirectoryKey *key, FrameDirectory *dir)
+cached_directory(const DirectoryKey *key, uint32 *nframes,
+				 const FrameEntry **entries, const uint64 **offsets)
 {
 	const char *value = directory_cache == NULL ? NULL :
 		lru_cache_get(directory_cache, key);
-	Size		entries_size;
 
 	if (value == NULL)
 		return false;
-	memcpy(&dir->nframes, value, sizeof(uint32));
-	entries_size = sizeof(FrameEntry) * (Size) dir->nframes;
-	dir->entries = palloc(Max(entries_size, 1));
-	memcpy(dir->entries, value + CACHED_ENTRIES_AT, entries_size);
-	dir->offsets = palloc(sizeof(uint64) * Max(dir->nframes, 1));
-	memcpy(dir->offsets, value + CACHED_ENTRIES_AT + entries_size,
-		   sizeof(uint64) * (Size) dir->nframes);
+	memcpy(nframes, value, sizeof(uint32));
+	*entries = (const FrameEntry *) (value + CACHED_ENTRIES_AT);
+	*offsets = (const uint64 *) (value + CACHED_ENTRIES_AT +
+								 sizeof(FrameEntry) * (Size) *nframes);
 	return true;
+}
+
+static void
+directory_key(DirectoryKey *key, Relation rel, uint64 first_block,
+			  uint64 offset, uint64 stored_length, uint32 row_count,
+			  uint64 raw_total, uint32 unit_checksum)
+{
+	memset(key, 0, sizeof(*key));
+	key->file = RelationPhysicalId(rel);
+	key->row_count = row_count;
+	key->unit_checksum = unit_checksum;
+	key->first_block = first_block;
+	key->offset = offset;
+	key->stored_length = stored_length;
+	key->raw_total = raw_total;
+}
+
+/* Reads, checks and caches the directory of key's unit into dir. */
+static const char *
+read_directory(Relation rel, const DirectoryKey *key,
+			   BufferAccessStrategy strategy, const StreamPlace *place,
+			   FrameDirectory *dir)
+{
+	uint64		prefix_len = Min(key->stored_length, DIRECTORY_PREFIX_BYTES);
+	char		prefix[DIRECTORY_PREFIX_BYTES];
+	char	   *bytes = prefix;
+	const char *problem;
+
+	storage_read_stream(rel, key->first_block, key->offset, prefix,
+						prefix_len, strategy, place);
+	problem = frames_count(prefix, key->stored_length, key->row_count,
+						   &dir->nframes);
+	if (problem != NULL)
+		return problem;
+	if (FRAMES_HEADER_SIZE(dir->nframes) > prefix_len)
+	{
+		bytes = palloc(FRAMES_HEADER_SIZE(dir->nframes));
+		storage_read_stream(rel, key->first_block, key->offset, bytes,
+							FRAMES_HEADER_SIZE(dir->nframes), strategy, place);
+	}
+	problem = frames_parse(bytes, key->stored_length, key->row_count,
+						   key->raw_total, dir);
+	if (bytes != prefix)
+		pfree(bytes);
+	if (problem == NULL)
+		cache_directory(key, dir);
+	return problem;
 }
 
 const char *
@@ -473,38 +518,56 @@ storage_read_frame_directory(Relation rel, uint64 first_block, uint64 offset,
 							 BufferAccessStrategy strategy,
 							 const StreamPlace *place, FrameDirectory *dir)
 {
-	uint64		prefix_len = Min(stored_length, DIRECTORY_PREFIX_BYTES);
-	char		prefix[DIRECTORY_PREFIX_BYTES];
-	char	   *bytes = prefix;
-	const char *problem;
 	DirectoryKey key;
+	const FrameEntry *entries;
+	const uint64 *offsets;
 
-	memset(&key, 0, sizeof(key));
-	key.file = RelationPhysicalId(rel);
-	key.row_count = row_count;
-	key.unit_checksum = unit_checksum;
-	key.first_block = first_block;
-	key.offset = offset;
-	key.stored_length = stored_length;
-	key.raw_total = raw_total;
-	if (cached_directory(&key, dir))
+	directory_key(&key, rel, first_block, offset, stored_length, row_count,
+				  raw_total, unit_checksum);
+	if (!cached_directory(&key, &dir->nframes, &entries, &offsets))
+		return read_directory(rel, &key, strategy, place, dir);
+	dir->entries = palloc(sizeof(FrameEntry) * Max(dir->nframes, 1));
+	memcpy(dir->entries, entries, sizeof(FrameEntry) * (Size) dir->nframes);
+	dir->offsets = palloc(sizeof(uint64) * Max(dir->nframes, 1));
+	memcpy(dir->offsets, offsets, sizeof(uint64) * (Size) dir->nframes);
+	return NULL;
+}
+
+static void
+spot_frame(const FrameEntry *entries, const uint64 *offsets, uint32 nframes,
+		   uint32 row_count, uint32 row, FrameSpot *spot)
+{
+	Assert(row < row_count);
+	spot->index = frames_find(entries, nframes, row);
+	spot->entry = entries[spot->index];
+	spot->offset = offsets[spot->index];
+	spot->nrows = frames_rows(entries, nframes, spot->index, row_count);
+}
+
+const char *
+storage_find_frame(Relation rel, uint64 first_block, uint64 offset,
+				   uint64 stored_length, uint32 row_count, uint64 raw_total,
+				   uint32 unit_checksum, BufferAccessStrategy strategy,
+				   const StreamPlace *place, uint32 row, FrameSpot *spot)
+{
+	DirectoryKey key;
+	FrameDirectory dir;
+	const FrameEntry *entries;
+	const uint64 *offsets;
+	const char *problem;
+
+	directory_key(&key, rel, first_block, offset, stored_length, row_count,
+				  raw_total, unit_checksum);
+	if (cached_directory(&key, &dir.nframes, &entries, &offsets))
+	{
+		spot_frame(entries, offsets, dir.nframes, row_count, row, spot);
 		return NULL;
-
-	storage_read_stream(rel, first_block, offset, prefix, prefix_len,
-						strategy, place);
-	problem = frames_count(prefix, stored_length, row_count, &dir->nframes);
+	}
+	problem = read_directory(rel, &key, strategy, place, &dir);
 	if (problem != NULL)
 		return problem;
-	if (FRAMES_HEADER_SIZE(dir->nframes) > prefix_len)
-	{
-		bytes = palloc(FRAMES_HEADER_SIZE(dir->nframes));
-		storage_read_stream(rel, first_block, offset, bytes,
-							FRAMES_HEADER_SIZE(dir->nframes), strategy, place);
-	}
-	problem = frames_parse(bytes, stored_length, row_count, raw_total, dir);
-	if (bytes != prefix)
-		pfree(bytes);
-	if (problem == NULL)
-		cache_directory(&key, dir);
-	return problem;
+	spot_frame(dir.entries, dir.offsets, dir.nframes, row_count, row, spot);
+	pfree(dir.entries);
+	pfree(dir.offsets);
+	return NULL;
 }

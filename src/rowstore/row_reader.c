@@ -219,8 +219,6 @@ row_reader_cursor(RowReader *shared)
 	r->snapshot = shared->snapshot;
 	r->batch_cxt = AllocSetContextCreate(cxt, "rowcompress fetch frame",
 										 ALLOCSET_DEFAULT_SIZES);
-	r->frames_cxt = AllocSetContextCreate(cxt, "rowcompress fetch directory",
-										  ALLOCSET_SMALL_SIZES);
 	r->frame = -1;
 	r->desc = shared->desc;
 	r->attrs = shared->attrs;
@@ -487,67 +485,50 @@ row_reader_load_batch(RowReader *r, int index)
 
 /*
  * A cursor's row: makes the frame of batch index holding row pos the
- * loaded one (reading the batch's frame directory when the batch changes)
- * and returns where the row's offset in r->raw (with its flags) is kept.
+ * loaded one and returns where the row's offset in r->raw (with its flags)
+ * is kept.
  */
 static uint32 *
 load_frame(RowReader *r, int index, uint32 pos)
 {
 	BatchMeta  *b = fetch_batch_meta(r, index);
 	const Codec *codec = check_batch(r, b);
-	MemoryContext old;
-	const FrameEntry *e;
-	char	   *stored;
-	uint32		f;
-	uint32		nrows;
+	FrameSpot  *spot = &r->spot;
 
-	if (r->batch_index != index)
+	if (r->batch_index != index || r->frame < 0 ||
+		pos < spot->entry.first_row ||
+		pos - spot->entry.first_row >= spot->nrows)
 	{
-		StreamPlace place;
+		StreamPlace place = batch_place(b);
 		const char *problem;
+		MemoryContext old;
+		char	   *stored;
 
-		MemoryContextReset(r->frames_cxt);
+		MemoryContextReset(r->batch_cxt);
 		r->batch_index = -1;
 		r->batch = NULL;
 		r->frame = -1;
-		place = batch_place(b);
-		old = MemoryContextSwitchTo(r->frames_cxt);
-		problem = storage_read_frame_directory(r->rel, b->first_block, 0,
-											   batch_unit_length(b),
-											   (uint32) b->row_count,
-											   b->raw_length, b->checksum,
-											   NULL, &place,
-											   &r->frames);
-		MemoryContextSwitchTo(old);
+		problem = storage_find_frame(r->rel, b->first_block, 0,
+									 batch_unit_length(b),
+									 (uint32) b->row_count, b->raw_length,
+									 b->checksum, NULL, &place, pos, spot);
 		if (problem != NULL)
 			batch_corrupted(r, b, problem);
+		old = MemoryContextSwitchTo(r->batch_cxt);
+		stored = palloc(Max(spot->entry.stored_length, 1));
+		storage_read_stream(r->rel, b->first_block, spot->offset, stored,
+							spot->entry.stored_length, NULL, &place);
+		r->raw = palloc(Max(spot->entry.raw_length, 1));
+		r->raw_length = spot->entry.raw_length;
+		r->row_offsets = palloc(sizeof(uint32) * spot->nrows);
+		decode_frame(r, b, codec, batch_dict(r, b, codec, NULL), &spot->entry,
+					 stored, true, spot->nrows, r->raw, 0, r->row_offsets);
+		MemoryContextSwitchTo(old);
 		r->batch_index = index;
 		r->batch = b;
+		r->frame = (int) spot->index;
 	}
-	f = frames_find(r->frames.entries, r->frames.nframes, pos);
-	e = &r->frames.entries[f];
-	if (r->frame != (int) f)
-	{
-		StreamPlace place;
-
-		MemoryContextReset(r->batch_cxt);
-		r->frame = -1;
-		old = MemoryContextSwitchTo(r->batch_cxt);
-		nrows = frames_rows(r->frames.entries, r->frames.nframes, f,
-							(uint32) b->row_count);
-		stored = palloc(Max(e->stored_length, 1));
-		place = batch_place(b);
-		storage_read_stream(r->rel, b->first_block, r->frames.offsets[f], stored,
-							e->stored_length, NULL, &place);
-		r->raw = palloc(Max(e->raw_length, 1));
-		r->raw_length = e->raw_length;
-		r->row_offsets = palloc(sizeof(uint32) * nrows);
-		decode_frame(r, b, codec, batch_dict(r, b, codec, NULL), e, stored,
-					 true, nrows, r->raw, 0, r->row_offsets);
-		MemoryContextSwitchTo(old);
-		r->frame = (int) f;
-	}
-	return &r->row_offsets[pos - e->first_row];
+	return &r->row_offsets[pos - spot->entry.first_row];
 }
 
 static int

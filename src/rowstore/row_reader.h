@@ -75,8 +75,7 @@ typedef struct RowReader
 	int			read_upto;
 	int			frame;			/* -1: the whole batch is loaded */
 	StreamDictHint dict_hint;	/* the dictionary found last */
-	FrameDirectory frames;
-	MemoryContext frames_cxt;
+	FrameSpot	spot;			/* the fetched frame, when frame >= 0 */
 
 	MemoryContext batch_cxt;	/* the loaded batch; reset when moving on */
 	MemoryContext cxt;			/* the reader's own allocations */
