@@ -46,8 +46,11 @@ COMMENT ON FUNCTION engine.version()
 -- that wrote the data, so MVCC decides which stripes a snapshot sees.
 
 CREATE SEQUENCE engine.storage_id_seq NO CYCLE;
--- dumped so that pg_upgrade and restores never hand out an id twice
-SELECT pg_catalog.pg_extension_config_dump('engine.storage_id_seq', '');
+-- Not dumped (no pg_extension_config_dump): a restore into a database that
+-- already holds tables of ours would set it back to the dumped value, and
+-- the next table would share a storage id, and so metadata, with one of
+-- them.  Restored tables draw fresh ids as their rows are loaded, and
+-- pg_upgrade carries the sequence's value (test/t/080_pg_upgrade.pl).
 
 CREATE TABLE engine.stripe (
 	storage_id bigint NOT NULL,
