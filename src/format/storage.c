@@ -537,7 +537,6 @@ static void
 spot_frame(const FrameEntry *entries, const uint64 *offsets, uint32 nframes,
 		   uint32 row_count, uint32 row, FrameSpot *spot)
 {
-	Assert(row < row_count);
 	spot->index = frames_find(entries, nframes, row);
 	spot->entry = entries[spot->index];
 	spot->offset = offsets[spot->index];
@@ -556,6 +555,9 @@ storage_find_frame(Relation rel, uint64 first_block, uint64 offset,
 	const uint64 *offsets;
 	const char *problem;
 
+	/* the row number comes from metadata too */
+	if (row >= row_count)
+		return "a row number points past the end of its unit";
 	directory_key(&key, rel, first_block, offset, stored_length, row_count,
 				  raw_total, unit_checksum);
 	if (cached_directory(&key, &dir.nframes, &entries, &offsets))
