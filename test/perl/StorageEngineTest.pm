@@ -6,7 +6,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use Exporter 'import';
 
-our @EXPORT = qw(new_engine_node crash_node);
+our @EXPORT = qw(new_engine_node crash_node storage_id_counts);
 
 # A started node with storage_engine preloaded and created in "postgres".
 sub new_engine_node
@@ -39,6 +39,18 @@ sub crash_node
 	# the node object thinks the server is still up
 	$node->{_pid} = undef;
 	unlink $node->data_dir . '/postmaster.pid';
+}
+
+# "N|M": the tables of ours in database $db that hold a storage id, and the
+# distinct ids among them; equal unless two tables share metadata.
+sub storage_id_counts
+{
+	my ($node, $db) = @_;
+	return $node->safe_psql($db, q{
+		SELECT count(s.id), count(DISTINCT s.id)
+		  FROM pg_class c JOIN pg_am a ON a.oid = c.relam,
+			   LATERAL engine.storage_id(c.oid) s(id)
+		 WHERE a.amname IN ('colcompress', 'rowcompress')});
 }
 
 1;

@@ -8,6 +8,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use StorageEngineTest;
 use Exporter 'import';
 
 our @EXPORT = qw(upgrade_and_check);
@@ -132,12 +133,7 @@ sub upgrade_and_check
 		CREATE TABLE after_r (a int) USING rowcompress;
 		INSERT INTO after_r SELECT generate_series(1, 10);
 	});
-	is($new->safe_psql('postgres', q{
-		SELECT count(s.id), count(DISTINCT s.id)
-		  FROM pg_class c JOIN pg_am a ON a.oid = c.relam,
-			   LATERAL engine.storage_id(c.oid) s(id)
-		 WHERE a.amname IN ('colcompress', 'rowcompress')}),
-		'4|4', "$label: new tables have storage ids of their own");
+	is(storage_id_counts($new, 'postgres'), '4|4', "$label: new tables have storage ids of their own");
 	is($new->safe_psql('postgres',
 			'SELECT (SELECT count(*) FROM c), (SELECT count(*) FROM r), '
 			  . '(SELECT sum(a) FROM after_c), (SELECT sum(a) FROM after_r)'),

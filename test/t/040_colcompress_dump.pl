@@ -64,12 +64,7 @@ $node->safe_psql('busy', q{
 	CREATE TABLE after2 (a int) USING rowcompress;
 	INSERT INTO after2 VALUES (8);
 });
-is($node->safe_psql('busy', q{
-	SELECT count(s.id), count(DISTINCT s.id)
-	  FROM pg_class c JOIN pg_am a ON a.oid = c.relam,
-		   LATERAL engine.storage_id(c.oid) s(id)
-	 WHERE a.amname IN ('colcompress', 'rowcompress')}),
-	'11|11', 'restored and later tables have storage ids of their own');
+is(storage_id_counts($node, 'busy'), '11|11', 'restored and later tables have storage ids of their own');
 is($node->safe_psql('busy',
 		'SELECT (SELECT sum(a) FROM b1) + (SELECT sum(a) FROM b2) + (SELECT sum(a) FROM b3) + '
 		  . '(SELECT sum(a) FROM b4) + (SELECT sum(a) FROM b5) + (SELECT sum(a) FROM b6), '
