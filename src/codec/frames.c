@@ -126,6 +126,12 @@ frames_finish(FrameWriter *fw, StringInfo out)
 	appendBinaryStringInfo(out, (const char *) &fw->nframes, sizeof(uint32));
 	appendBinaryStringInfo(out, fw->entries.data, fw->entries.len);
 	appendBinaryStringInfo(out, fw->data.data, fw->data.len);
+	frames_discard(fw);
+}
+
+void
+frames_discard(FrameWriter *fw)
+{
 	pfree(fw->entries.data);
 	pfree(fw->data.data);
 }

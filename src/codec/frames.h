@@ -156,6 +156,8 @@ extern void frames_begin(FrameWriter *fw, const Codec *codec, int level,
 extern void frames_add(FrameWriter *fw, uint32 first_row,
 					   const char *raw, uint32 raw_length);
 extern void frames_finish(FrameWriter *fw, StringInfo out);
+/* Frees fw's frames, for a writer whose unit is not kept (a trial). */
+extern void frames_discard(FrameWriter *fw);
 
 /*
  * Reads the frame count from the first sizeof(uint32) bytes of a stored

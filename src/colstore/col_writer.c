@@ -648,8 +648,7 @@ encode_chunk(ColWriter *w, int a, uint32 start, uint32 end, int *encoding,
 			/* only a dictionary fails: the chunk again, plain */
 			Assert(*encoding == CHUNK_ENCODING_DICT);
 			*encoding = CHUNK_ENCODING_PLAIN;
-			pfree(fw.entries.data);
-			pfree(fw.data.data);
+			frames_discard(&fw);
 			frames_begin(&fw, codec, w->opts.compression_level, dict);
 			fw.last_raw = framing->last_raw;
 			first = start;

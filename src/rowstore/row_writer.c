@@ -503,27 +503,23 @@ frame_batch(RowWriter *w, const Codec *codec, StringInfo stored, char **dict,
 		fast.raw_literals = true;
 		add_frames(w, &fast, &cfirst, &coff, trial_end,
 				   ROW_FRAME_DICT_TARGET_RAW_BYTES);
-		pfree(fw.entries.data);
-		pfree(fw.data.data);
+		frames_discard(&fw);
 		if (frames_size(&fast) <=
 			frames_size(&candidate) * ROW_RAW_LITERALS_MAX_GROWTH)
 		{
-			pfree(candidate.entries.data);
-			pfree(candidate.data.data);
+			frames_discard(&candidate);
 			fw = fast;
 		}
 		else
 		{
-			pfree(fast.entries.data);
-			pfree(fast.data.data);
+			frames_discard(&fast);
 			fw = candidate;
 		}
 		target = ROW_FRAME_DICT_TARGET_RAW_BYTES;
 	}
 	else
 	{
-		pfree(candidate.entries.data);
-		pfree(candidate.data.data);
+		frames_discard(&candidate);
 		*dict = NULL;
 	}
 	add_frames(w, &fw, &first, &off, w->nrows, target);
