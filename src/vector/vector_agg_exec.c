@@ -239,12 +239,19 @@ input_values(VecInput *input, RowBatch *b)
 	return input->attno >= 0 ? &b->cols[input->attno] : &input->computed;
 }
 
+/* Does col's kernel read a column of the batch (not an expression)? */
+static bool
+reads_column(const VecAggColumn *col)
+{
+	return col->kernel != NULL && col->has_input && col->input.attno >= 0;
+}
+
 /* Does col's kernel read one of the natts columns as scaled numerics? */
 static bool
 reads_scaled_column(const VecAggColumn *col, int natts)
 {
-	return col->kernel != NULL && col->has_input && col->input.attno >= 0 &&
-		col->input.attno < natts && agg_kernel_reads_scaled(col->kernel);
+	return reads_column(col) && col->input.attno < natts &&
+		agg_kernel_reads_scaled(col->kernel);
 }
 
 /*
@@ -287,8 +294,7 @@ make_values(VecAggState *state, RowBatch *b)
 	{
 		VecAggColumn *col = &state->columns[i];
 
-		if (col->kernel != NULL && col->has_input && col->input.attno >= 0 &&
-			!agg_kernel_reads_scaled(col->kernel))
+		if (reads_column(col) && !agg_kernel_reads_scaled(col->kernel))
 			batch_make_values(&b->cols[col->input.attno], b->nrows);
 	}
 }
