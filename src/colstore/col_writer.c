@@ -702,6 +702,9 @@ encode_first_chunk(ColWriter *w, int a, uint32 group_limit, int encoding,
 	Assert(encoding == chosen);
 }
 
+/* The most of one sampled frame a dictionary is trained on. */
+#define SAMPLE_MAX_BYTES	(2 * FRAMES_DICT_SAMPLE_FRAME_BYTES)
+
 /*
  * How column a's chunks of the stripe (groups of group_limit rows) are
  * framed: with a dictionary trained for it, appended to stream at *offset,
@@ -715,9 +718,12 @@ column_framing(ColWriter *w, int a, uint32 group_limit, int encoding,
 	ColumnFraming candidate = {NULL, 0, NULL, 0};
 	uint32		wanted = FRAMES_DICT_SAMPLE_BYTES / FRAMES_DICT_SAMPLE_FRAME_BYTES;
 	StringInfoData samples;
+	StringInfoData frame;
 	size_t	   *sizes;
 	uint32		nsamples = 0;
 	uint64		sample_rows = 0;
+	uint64		sample_bytes = 0;
+	uint32		sampled_to = 0;
 	double		column_bytes;
 	uint32		i;
 	char	   *dict;
@@ -737,11 +743,15 @@ column_framing(ColWriter *w, int a, uint32 group_limit, int encoding,
 
 	/*
 	 * Samples: short frames starting at evenly spaced rows, each within its
-	 * chunk group as encode_chunk cuts them.  Their bytes per row also tell
+	 * chunk group as encode_chunk cuts them (a stripe of few rows gives
+	 * fewer: a frame is not sampled twice).  Their bytes per row also tell
 	 * whether the column is big enough for a dictionary, without a pass over
-	 * the whole stripe.
+	 * the whole stripe.  A sample is bytes to learn from, not a frame to
+	 * keep: only its first SAMPLE_MAX_BYTES are, so that a frame of one wide
+	 * value (up to a gigabyte) is not kept sixteen times over.
 	 */
 	initStringInfo(&samples);
+	initStringInfo(&frame);
 	sizes = palloc(sizeof(size_t) * wanted);
 	for (i = 0; i < wanted; i++)
 	{
@@ -749,20 +759,34 @@ column_framing(ColWriter *w, int a, uint32 group_limit, int encoding,
 		uint32		end = Min((first / group_limit + 1) * group_limit, w->nrows);
 		uint32		nulls;
 		Size		bytes;
-		uint32		last = frame_end(w, a, first, end,
-									 FRAMES_DICT_SAMPLE_FRAME_BYTES, &nulls,
-									 &bytes);
-		int			before = samples.len;
+		uint32		last;
+		int			kept;
 
+		if (first < sampled_to)
+			continue;
+		last = frame_end(w, a, first, end, FRAMES_DICT_SAMPLE_FRAME_BYTES,
+						 &nulls, &bytes);
+		sampled_to = last;
+		resetStringInfo(&frame);
 		/* a later group of a dictionary column may have too many values */
-		if (!encode_frame(w, a, first, last, nulls, encoding, &samples))
+		if (!encode_frame(w, a, first, last, nulls, encoding, &frame))
 			encode_frame(w, a, first, last, nulls, CHUNK_ENCODING_PLAIN,
-						 &samples);
-		sizes[nsamples++] = (size_t) (samples.len - before);
+						 &frame);
+		kept = Min(frame.len, SAMPLE_MAX_BYTES);
+		appendBinaryStringInfo(&samples, frame.data, kept);
+		sizes[nsamples++] = (size_t) kept;
+		sample_bytes += frame.len;
 		sample_rows += last - first;
 	}
-	column_bytes = (double) samples.len * w->nrows / Max(sample_rows, 1);
-	if (column_bytes < DICT_MIN_COLUMN_BYTES)
+	pfree(frame.data);
+	column_bytes = (double) sample_bytes * w->nrows / Max(sample_rows, 1);
+
+	/*
+	 * A dictionary pays for itself in frames shorter than long ones; rows as
+	 * wide as a short frame make frames of one row with or without it.
+	 */
+	if (column_bytes < DICT_MIN_COLUMN_BYTES ||
+		sample_bytes >= sample_rows * FRAME_DICT_TARGET_RAW_BYTES)
 	{
 		pfree(samples.data);
 		pfree(sizes);

@@ -53,6 +53,16 @@ SELECT (SELECT count(*) FROM (SELECT t::text FROM types_heap t EXCEPT ALL SELECT
 SELECT i4, length(t), length(jb::text), array_length(ta, 1), length(by)
   FROM types_col WHERE i4 <= -100 ORDER BY i4;
 
+-- two values of 70 MB make a stripe of their own: the writer's samples for
+-- a compression dictionary keep a few kB of each, not each value sixteen
+-- times over (which passed the 1 GB a buffer may hold)
+CREATE TABLE huge_values (id int, t text) USING colcompress;
+INSERT INTO huge_values
+SELECT g, repeat(md5(g::text), 70 * 1024 * 1024 / 32) FROM generate_series(1, 2) g;
+SELECT id, length(t), t = repeat(md5(id::text), 70 * 1024 * 1024 / 32) AS same
+  FROM huge_values ORDER BY id;
+DROP TABLE huge_values;
+
 -- typed operations on the read values
 SELECT sum(i8), avg(f8)::numeric(20,6), sum(num_t), count(DISTINCT u), max(tstz), min(d),
 	   sum((jb->>'g')::int), count(*) FILTER (WHERE b), max(e), sum((comp).x)
