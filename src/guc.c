@@ -28,6 +28,7 @@ bool		storage_engine_enable_packed_encoding = true;
 double		storage_engine_vacuum_rewrite_threshold = 0.1;
 int			storage_engine_max_parallel_participants = 0;
 int			storage_engine_dictionary_cache_size = 16384;
+int			storage_engine_write_buffer_memory = 262144;
 
 void
 guc_define(void)
@@ -96,6 +97,11 @@ guc_define(void)
 							"Memory each session keeps compression dictionaries in, once loaded.",
 							"Frames compressed with a stripe's or batch's zstd dictionary need it loaded; the least recently used are dropped to stay within this size.",
 							&storage_engine_dictionary_cache_size, 16384, 0, MAX_KILOBYTES,
+							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomIntVariable("storage_engine.write_buffer_memory",
+							"Most memory a transaction's buffered inserts into colcompress and rowcompress tables take together.",
+							"Inserted rows are buffered per table until a stripe or batch is full; past this, the largest buffer is written early as a shorter one, so that loading many tables or partitions at once stays within it.",
+							&storage_engine_write_buffer_memory, 262144, 1024, MAX_KILOBYTES,
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("storage_engine");
 }

@@ -152,6 +152,15 @@ ops_rows(void *writer)
 	return &((ColWriter *) writer)->rows;
 }
 
+static Size
+ops_memory(const void *writer)
+{
+	const ColWriter *w = writer;
+
+	return MemoryContextMemAllocated(w->cxt, true) +
+		MemoryContextMemAllocated(w->keep_cxt, true);
+}
+
 static void
 ops_free(void *writer)
 {
@@ -165,6 +174,7 @@ const PendingWriterOps col_writer_ops = {
 	.pending_rows = ops_pending_rows,
 	.natts = ops_natts,
 	.rows = ops_rows,
+	.memory = ops_memory,
 	.free = ops_free,
 };
 

@@ -26,7 +26,11 @@
  *	  and raises a clear error.
  *
  *	  The buffers live in a context under TopMemoryContext that is reset
- *	  at the end of every transaction.
+ *	  at the end of every transaction.  Together they hold at most about
+ *	  storage_engine.write_buffer_memory: a transaction inserting into many
+ *	  tables or partitions would otherwise hold up to a stripe for each.
+ *	  Past it, the largest buffer of the current subtransaction is written
+ *	  early, as a shorter stripe or batch, and its memory released.
  *
  *-------------------------------------------------------------------------
  */
@@ -41,6 +45,7 @@
 #include "utils/rel.h"
 
 #include "format/pending_writes.h"
+#include "guc.h"
 
 typedef struct PendingWrite
 {
@@ -56,6 +61,16 @@ uint64		pending_flush_count = 0;
 static MemoryContext pending_cxt = NULL;
 static List *pending = NIL;
 
+/*
+ * What the buffers hold, at least: summing every buffer's memory for every
+ * row would cost a load into many partitions a call per partition per row,
+ * so only the buffer last handed out is measured again (rows go into it),
+ * and the exact sum is taken when this passes the budget.
+ */
+static Size held_memory = 0;
+static PendingWrite *last_handed = NULL;
+static Size last_handed_memory = 0;
+
 static ExecutorStart_hook_type prev_executor_start = NULL;
 static ProcessUtility_hook_type prev_process_utility = NULL;
 
@@ -63,6 +78,8 @@ static void
 forget_all(void)
 {
 	pending = NIL;
+	held_memory = 0;
+	last_handed = NULL;
 	if (pending_cxt != NULL)
 		MemoryContextReset(pending_cxt);
 }
@@ -82,6 +99,102 @@ flush_entry(PendingWrite *p)
 	relation_close(rel, NoLock);
 }
 
+/* Counts the growth of the buffer last handed out into held_memory. */
+static void
+measure_last_handed(void)
+{
+	Size		now;
+
+	if (last_handed == NULL)
+		return;
+	now = last_handed->ops->memory(last_handed->writer);
+	if (now > last_handed_memory)
+		held_memory += now - last_handed_memory;
+	last_handed_memory = now;
+}
+
+static void *
+hand_out(PendingWrite *p)
+{
+	last_handed = p;
+	last_handed_memory = p->ops->memory(p->writer);
+	return p->writer;
+}
+
+/* Releases entry p's writer (its rows written or thrown away). */
+static void
+free_writer(PendingWrite *p)
+{
+	if (last_handed == p)
+		last_handed = NULL;
+	p->ops->free(p->writer);
+	p->writer = NULL;
+}
+
+/*
+ * Writes entry p's rows and gives it a new writer: a writer keeps its
+ * arrays for its next stripe, which is memory too.
+ */
+static void
+renew_entry(PendingWrite *p)
+{
+	Relation	rel = relation_open(p->relid, NoLock);
+
+	pending_flush_count++;
+	/* a buffer for storage the relation no longer has is dropped */
+	if (RelFileNumberOf(rel) == p->relnumber)
+		p->ops->flush(p->writer, rel);
+	free_writer(p);
+	p->writer = p->ops->create(rel, pending_cxt);
+	relation_close(rel, NoLock);
+}
+
+void
+pending_keep_within_budget(void)
+{
+	Size		budget = (Size) storage_engine_write_buffer_memory * 1024;
+	SubTransactionId subxid = GetCurrentSubTransactionId();
+
+	measure_last_handed();
+	while (held_memory > budget)
+	{
+		PendingWrite *largest = NULL;
+		Size		largest_memory = 0;
+		Size		current_level = 0;
+		ListCell   *lc;
+
+		held_memory = 0;
+		foreach(lc, pending)
+		{
+			PendingWrite *p = lfirst(lc);
+			Size		memory = p->ops->memory(p->writer);
+
+			held_memory += memory;
+			if (p->subxid != subxid)
+				continue;
+			current_level += memory;
+			if (memory > largest_memory && p->ops->pending_rows(p->writer) > 0)
+			{
+				largest = p;
+				largest_memory = memory;
+			}
+		}
+
+		/*
+		 * Only the current subtransaction's buffers can be written.  When
+		 * an outer level's (buffered before a PL/pgSQL block with an
+		 * EXCEPTION clause began) pass the budget alone, the current ones
+		 * are still given half of it, or every row would be a stripe.
+		 */
+		if (held_memory <= budget || largest == NULL ||
+			current_level <= budget / 2)
+			break;
+
+		renew_entry(largest);
+		held_memory -= Min(held_memory, largest_memory);
+	}
+}
+
 void *
 pending_writer(Relation rel, const PendingWriterOps *ops)
 {
@@ -90,6 +203,7 @@ pending_writer(Relation rel, const PendingWriterOps *ops)
 	ListCell   *lc;
 	MemoryContext old;
 
+	measure_last_handed();
 	foreach(lc, pending)
 	{
 		PendingWrite *e = lfirst(lc);
@@ -103,11 +217,11 @@ pending_writer(Relation rel, const PendingWriterOps *ops)
 	if (p != NULL && p->ops->natts(p->writer) != RelationGetDescr(rel)->natts)
 	{
 		p->ops->flush(p->writer, rel);
-		p->ops->free(p->writer);
+		free_writer(p);
 		p->writer = ops->create(rel, pending_cxt);
 	}
 	if (p != NULL)
-		return p->writer;
+		return p == last_handed ? p->writer : hand_out(p);
 
 	if (pending_cxt == NULL)
 		pending_cxt = AllocSetContextCreate(TopMemoryContext,
@@ -122,7 +236,7 @@ pending_writer(Relation rel, const PendingWriterOps *ops)
 	p->writer = ops->create(rel, pending_cxt);
 	pending = lappend(pending, p);
 	MemoryContextSwitchTo(old);
-	return p->writer;
+	return hand_out(p);
 }
 
 void
@@ -208,7 +322,7 @@ pending_forget(Oid relid)
 
 		if (p->relid == relid)
 		{
-			p->ops->free(p->writer);
+			free_writer(p);
 			pending = foreach_delete_current(pending, lc);
 		}
 	}
@@ -262,7 +376,7 @@ subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 
 				if (p->subxid == mySubid)
 				{
-					p->ops->free(p->writer);
+					free_writer(p);
 					pending = foreach_delete_current(pending, lc);
 				}
 			}

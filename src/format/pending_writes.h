@@ -23,6 +23,7 @@ typedef struct PendingWriterOps
 	uint64		(*pending_rows) (const void *writer);
 	int			(*natts) (const void *writer);
 	RowRunBuilder *(*rows) (void *writer);	/* its rows' numbers */
+	Size		(*memory) (const void *writer); /* memory it holds */
 	void		(*free) (void *writer);
 } PendingWriterOps;
 
@@ -30,6 +31,14 @@ extern void pending_writes_init(void);
 
 /* The write buffer for inserts into rel by the current subtransaction. */
 extern void *pending_writer(Relation rel, const PendingWriterOps *ops);
+
+/*
+ * Before a row is buffered: when the buffers of the transaction together
+ * hold more than storage_engine.write_buffer_memory, writes the largest of
+ * the current subtransaction's early and releases its memory.  Writers
+ * obtained before the call may be gone after it.
+ */
+extern void pending_keep_within_budget(void);
 
 /* Writes rel's pending rows so that a scan of rel sees them. */
 extern void pending_flush_for_read(Relation rel);

@@ -735,6 +735,7 @@ storage_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid,
 
 	storage_am_refuse_if_published(am, rel);
 	CheckForSerializableConflictIn(rel, NULL, 0);
+	pending_keep_within_budget();
 	am->insert(pending_writer(rel, am->writer_ops), rel, slot, cid);
 	if (keeps_images(rel))
 		leave_image(rel, slot);
@@ -752,6 +753,7 @@ storage_multi_insert(Relation rel, TupleTableSlot **slots, int nslots,
 
 	storage_am_refuse_if_published(am, rel);
 	CheckForSerializableConflictIn(rel, NULL, 0);
+	pending_keep_within_budget();
 	writer = pending_writer(rel, am->writer_ops);
 	for (i = 0; i < nslots; i++)
 	{
@@ -942,6 +944,7 @@ storage_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	 * writer can follow the row; the number is known before the row is
 	 * buffered, and only used once the old version is ours.
 	 */
+	pending_keep_within_budget();
 	writer = pending_writer(rel, am->writer_ops);
 	successor = row_runs_peek(am->writer_ops->rows(writer), rel);
 	result = row_mark_retire(rel, storage_id, tid_to_row_number(otid),

@@ -91,6 +91,12 @@ ops_rows(void *writer)
 	return &((RowWriter *) writer)->rows;
 }
 
+static Size
+ops_memory(const void *writer)
+{
+	return MemoryContextMemAllocated(((const RowWriter *) writer)->cxt, true);
+}
+
 static void
 ops_free(void *writer)
 {
@@ -104,6 +110,7 @@ const PendingWriterOps row_writer_ops = {
 	.pending_rows = ops_pending_rows,
 	.natts = ops_natts,
 	.rows = ops_rows,
+	.memory = ops_memory,
 	.free = ops_free,
 };
 

@@ -1,0 +1,116 @@
+-- Inserted rows wait in a write buffer per table until a stripe or batch
+-- is full.  storage_engine.write_buffer_memory bounds what the buffers of a
+-- transaction hold together: loading many partitions at once writes the
+-- largest buffer early (a shorter stripe or batch) instead of holding a
+-- stripe for each.  Rows, row numbers and transactions are unaffected.
+
+CREATE TABLE load_src AS
+SELECT g AS id, g % 8 AS part, md5(g::text) || md5((g + 1)::text) AS payload
+  FROM generate_series(1, 60000) g;
+
+CREATE TABLE parts_col (id int, part int, payload text) PARTITION BY LIST (part);
+CREATE TABLE parts_row (id int, part int, payload text) PARTITION BY LIST (part);
+DO $$
+BEGIN
+	FOR i IN 0..7 LOOP
+		EXECUTE format('CREATE TABLE parts_col_%s PARTITION OF parts_col FOR VALUES IN (%s) USING colcompress', i, i);
+		EXECUTE format('CREATE TABLE parts_row_%s PARTITION OF parts_row FOR VALUES IN (%s) USING rowcompress WITH (batch_size = 100000)', i, i);
+	END LOOP;
+END $$;
+
+-- the memory the write buffers of this session hold now
+CREATE FUNCTION buffered_kb() RETURNS bigint LANGUAGE sql AS $$
+	SELECT coalesce(sum(total_bytes), 0) / 1024 FROM pg_backend_memory_contexts
+	 WHERE name IN ('colcompress write buffer', 'colcompress write arrays',
+					'rowcompress write buffer')
+$$;
+
+-- with the default budget every partition holds its rows until commit:
+-- one stripe, one batch each
+BEGIN;
+INSERT INTO parts_col SELECT * FROM load_src;
+INSERT INTO parts_row SELECT * FROM load_src;
+SELECT buffered_kb() > 2048 AS holds_all;
+COMMIT;
+SELECT count(*) AS stripes, min(row_count), max(row_count)
+  FROM engine.colcompress_stripes WHERE relation::text LIKE 'parts_col_%';
+SELECT count(*) AS batches, min(row_count), max(row_count)
+  FROM engine.rowcompress_batches WHERE relation::text LIKE 'parts_row_%';
+
+-- with 1 MB the largest buffer is written whenever they pass it together
+TRUNCATE parts_col, parts_row;
+SET storage_engine.write_buffer_memory = '1MB';
+BEGIN;
+INSERT INTO parts_col SELECT * FROM load_src;
+SELECT buffered_kb() < 1024 + 512 AS col_within_budget;
+INSERT INTO parts_row SELECT * FROM load_src;
+SELECT buffered_kb() < 1024 + 512 AS within_budget;
+-- the transaction reads its own rows, written or still buffered
+SELECT count(*), sum(id) FROM parts_col;
+SELECT count(*), sum(id) FROM parts_row;
+COMMIT;
+SELECT count(*) > 8 AS more_stripes, max(row_count) < 7500 AS shorter, sum(row_count)
+  FROM engine.colcompress_stripes WHERE relation::text LIKE 'parts_col_%';
+SELECT count(*) > 8 AS more_batches, max(row_count) < 7500 AS shorter, sum(row_count)
+  FROM engine.rowcompress_batches WHERE relation::text LIKE 'parts_row_%';
+SELECT (SELECT count(*) FROM (SELECT * FROM parts_col EXCEPT ALL SELECT id, part, payload FROM load_src) d) AS col_extra,
+	   (SELECT count(*) FROM (SELECT id, part, payload FROM load_src EXCEPT ALL SELECT * FROM parts_col) d) AS col_missing,
+	   (SELECT count(*) FROM (SELECT * FROM parts_row EXCEPT ALL SELECT id, part, payload FROM load_src) d) AS row_extra,
+	   (SELECT count(*) FROM (SELECT id, part, payload FROM load_src EXCEPT ALL SELECT * FROM parts_row) d) AS row_missing;
+
+-- rows written early by a transaction that rolls back stay invisible
+TRUNCATE parts_col, parts_row;
+BEGIN;
+INSERT INTO parts_col SELECT * FROM load_src;
+INSERT INTO parts_row SELECT * FROM load_src;
+ROLLBACK;
+SELECT (SELECT count(*) FROM parts_col) AS col_rows, (SELECT count(*) FROM parts_row) AS row_rows;
+
+-- a savepoint rolled back takes its rows, written early or not; rows of
+-- the outer level stay, also those buffered when the subtransaction began
+BEGIN;
+INSERT INTO parts_col SELECT * FROM load_src WHERE id <= 1000;
+SAVEPOINT s;
+INSERT INTO parts_col SELECT * FROM load_src WHERE id > 1000;
+ROLLBACK TO SAVEPOINT s;
+INSERT INTO parts_col SELECT * FROM load_src WHERE id > 59000;
+COMMIT;
+SELECT count(*), sum(id) FROM parts_col;
+
+-- a PL/pgSQL block's subtransaction may not write the outer level's
+-- buffers, which hold most of the budget: the block's own are written once
+-- they hold half of it, not at every row (10,030 stripes instead of 54)
+TRUNCATE parts_col;
+BEGIN;
+INSERT INTO parts_col SELECT * FROM load_src WHERE id <= 30000;
+SELECT buffered_kb() > 512 AS outer_level_holds_most;
+DO $$
+BEGIN
+	INSERT INTO parts_col SELECT * FROM load_src WHERE id > 30000;
+	RAISE EXCEPTION 'undo the block';
+EXCEPTION WHEN raise_exception THEN
+	NULL;
+END $$;
+DO $$
+BEGIN
+	INSERT INTO parts_col SELECT * FROM load_src WHERE id > 50000;
+EXCEPTION WHEN raise_exception THEN
+	NULL;
+END $$;
+COMMIT;
+SELECT count(*), sum(id) FROM parts_col;
+SELECT count(*) < 100 AS few_stripes, sum(row_count)
+  FROM engine.colcompress_stripes WHERE relation::text LIKE 'parts_col_%';
+
+-- UPDATE moving rows between partitions, under the budget
+UPDATE parts_col SET part = (part + 1) % 8, payload = upper(payload) WHERE id % 3 = 0;
+SELECT part, count(*), count(*) FILTER (WHERE payload = upper(payload)) AS updated
+  FROM parts_col GROUP BY part ORDER BY part;
+RESET storage_engine.write_buffer_memory;
+
+-- the setting: at least 1 MB
+SELECT setting, unit, min_val, context FROM pg_settings
+ WHERE name = 'storage_engine.write_buffer_memory';
+
+DROP TABLE parts_col, parts_row, load_src;
+DROP FUNCTION buffered_kb();
