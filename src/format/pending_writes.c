@@ -338,9 +338,21 @@ xact_callback(XactEvent event, void *arg)
 		case XACT_EVENT_PRE_COMMIT:
 		case XACT_EVENT_PARALLEL_PRE_COMMIT:
 		case XACT_EVENT_PRE_PREPARE:
-			foreach(lc, pending)
-				flush_entry(lfirst(lc));
-			forget_all();
+			{
+				uint64		flushes = pending_flush_count;
+
+				foreach(lc, pending)
+					flush_entry(lfirst(lc));
+				forget_all();
+
+				/*
+				 * What the commit does next sees the metadata rows just
+				 * written: ON COMMIT DELETE ROWS deletes them, which a row
+				 * inserted by the current command cannot be.
+				 */
+				if (pending_flush_count != flushes)
+					CommandCounterIncrement();
+			}
 			break;
 		case XACT_EVENT_ABORT:
 		case XACT_EVENT_PARALLEL_ABORT:
