@@ -240,6 +240,13 @@ compat_create_init_fork(SMgrRelation srel, const CompatRelFileLocator *locator)
 #define CompatRelFileLocatorEquals(a, b) RelFileNodeEquals((a), (b))
 #endif
 
+/* pgstat_count_heap_update gained "the new version went to another page" in 16. */
+#if PG_VERSION_NUM >= 160000
+#define compat_pgstat_count_heap_update(rel) pgstat_count_heap_update((rel), false, true)
+#else
+#define compat_pgstat_count_heap_update(rel) pgstat_count_heap_update((rel), false)
+#endif
+
 /* pgstat_report_vacuum gained the vacuum's start time in 18. */
 #if PG_VERSION_NUM >= 180000
 #define compat_pgstat_report_vacuum(relid, shared, live, dead) \

@@ -140,6 +140,11 @@ extern uint64 storage_am_write_stream(Relation rel, uint64 storage_id,
 									  const char *data, uint64 len,
 									  uint64 *stream_num);
 
+/* Rows of stream s that snapshot sees deleted. */
+extern uint64 storage_stream_deleted_rows(uint64 storage_id,
+										  const StreamInfo *s,
+										  Snapshot snapshot);
+
 /*
  * Deletes the stream's metadata and records it as retired, for VACUUM to
  * free once no snapshot reads it (catalog/free_space.h).

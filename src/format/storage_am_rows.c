@@ -737,6 +737,8 @@ storage_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid,
 	CheckForSerializableConflictIn(rel, NULL, 0);
 	pending_keep_within_budget();
 	am->insert(pending_writer(rel, am->writer_ops), rel, slot, cid);
+	/* counted as heap counts: autovacuum and autoanalyze go by these */
+	pgstat_count_heap_insert(rel, 1);
 	if (keeps_images(rel))
 		leave_image(rel, slot);
 }
@@ -761,6 +763,7 @@ storage_multi_insert(Relation rel, TupleTableSlot **slots, int nslots,
 		if (images)
 			leave_image(rel, slots[i]);
 	}
+	pgstat_count_heap_insert(rel, nslots);
 }
 
 /*
@@ -873,15 +876,19 @@ storage_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
 					 TM_FailureData *tmfd, bool changingPart)
 {
 	uint64		storage_id = storage_id_of(rel);
+	TM_Result	result;
 
 	storage_am_refuse_if_published(storage_am_for(rel), rel);
 	require_storage(rel, storage_id);
 	storage_lock_for_dml(rel);
 	refuse_retired_row(rel, tid_to_row_number(tid));
 	CheckForSerializableConflictIn(rel, tid, ItemPointerGetBlockNumber(tid));
-	return row_mark_retire(rel, storage_id, tid_to_row_number(tid),
-						   ROW_MARK_DELETED, cid, crosscheck, wait,
-						   LockTupleExclusive, tmfd);
+	result = row_mark_retire(rel, storage_id, tid_to_row_number(tid),
+							 ROW_MARK_DELETED, cid, crosscheck, wait,
+							 LockTupleExclusive, tmfd);
+	if (result == TM_Ok)
+		pgstat_count_heap_delete(rel);
+	return result;
 }
 
 /* Does the update change a column of a unique index (a key column)? */
@@ -959,6 +966,7 @@ storage_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	if (tid_to_row_number(&slot->tts_tid) != successor)
 		elog(ERROR, "updated row got row number " UINT64_FORMAT " instead of " UINT64_FORMAT,
 			 tid_to_row_number(&slot->tts_tid), successor);
+	compat_pgstat_count_heap_update(rel);
 	return TM_Ok;
 }
 

@@ -46,9 +46,9 @@ copy_row(TupleTableSlot *slot, void *arg)
 	storage_index_inserter_add(c->indexes, slot);
 }
 
-/* Rows of stream s that snapshot sees deleted. */
-static uint64
-deleted_rows(uint64 storage_id, const StreamInfo *s, Snapshot snapshot)
+uint64
+storage_stream_deleted_rows(uint64 storage_id, const StreamInfo *s,
+							Snapshot snapshot)
 {
 	int			n;
 	uint64	   *rows = storage_deleted_rows(storage_id, s->first_row_number,
@@ -192,7 +192,7 @@ choose_by_deletes(List *streams, uint64 storage_id, Snapshot snapshot,
 			continue;
 		if (b->deleted_fraction >= 0)
 		{
-			deleted = deleted_rows(storage_id, s, snapshot);
+			deleted = storage_stream_deleted_rows(storage_id, s, snapshot);
 			if (deleted == 0 || s->row_count == 0 ||
 				(double) deleted < b->deleted_fraction * (double) s->row_count)
 				continue;

@@ -320,6 +320,26 @@ vacuum_as_ordinary_transaction(void)
 	PushActiveSnapshot(GetLatestSnapshot());
 }
 
+/*
+ * Rows snapshot sees, deleted ones left out, as heap's VACUUM counts the
+ * live tuples it reports (reltuples, and the statistics autovacuum goes by).
+ */
+static double
+live_rows(const StorageAm *am, Relation rel, Snapshot snapshot)
+{
+	StorageMeta meta;
+	uint64		rows = am->count_rows(rel, snapshot);
+	uint64		deleted = 0;
+	ListCell   *lc;
+
+	if (!storage_read_meta(rel, &meta))
+		return 0;
+	foreach(lc, am->list_streams(meta.storage_id, snapshot))
+		deleted += storage_stream_deleted_rows(meta.storage_id, lfirst(lc),
+											   snapshot);
+	return (double) (rows - Min(rows, deleted));
+}
+
 void
 storage_am_vacuum(const StorageAm *am, Relation rel,
 				  struct VacuumParams *params, BufferAccessStrategy bstrategy)
@@ -343,7 +363,10 @@ storage_am_vacuum(const StorageAm *am, Relation rel,
 	if (rewrite)
 		storage_rewrite_streams(am, rel, storage_engine_vacuum_rewrite_threshold,
 								PG_UINT64_MAX, -1);
-	tuples = (double) am->count_rows(rel, GetActiveSnapshot());
+	/* the rows as the rewrite leaves them */
+	CommandCounterIncrement();
+	UpdateActiveSnapshotCommandId();
+	tuples = live_rows(am, rel, GetActiveSnapshot());
 	storage_vacuum_reclaim(am, rel, tuples, bstrategy);
 	if (rewrite)
 	{
