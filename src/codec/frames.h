@@ -62,6 +62,13 @@
 #define FRAMES_DICT_SAMPLE_FRAME_BYTES	(4 * 1024)
 
 /*
+ * The most of one sampled frame a dictionary is trained on: a sample is
+ * bytes to learn from, and a frame of one wide value (up to a gigabyte)
+ * would only take memory and training time.
+ */
+#define FRAMES_DICT_SAMPLE_MAX_BYTES	(2 * FRAMES_DICT_SAMPLE_FRAME_BYTES)
+
+/*
  * Dictionaries are trained on about FRAMES_DICT_SAMPLE_BYTES of data, to
  * at most 1/64 of the data they will serve, within these bounds: a small
  * stripe or batch must not pay for a large dictionary.

@@ -712,9 +712,6 @@ encode_first_chunk(ColWriter *w, int a, uint32 group_limit, int encoding,
 	Assert(encoding == chosen);
 }
 
-/* The most of one sampled frame a dictionary is trained on. */
-#define SAMPLE_MAX_BYTES	(2 * FRAMES_DICT_SAMPLE_FRAME_BYTES)
-
 /*
  * How column a's chunks of the stripe (groups of group_limit rows) are
  * framed: with a dictionary trained for it, appended to stream at *offset,
@@ -756,9 +753,8 @@ column_framing(ColWriter *w, int a, uint32 group_limit, int encoding,
 	 * chunk group as encode_chunk cuts them (a stripe of few rows gives
 	 * fewer: a frame is not sampled twice).  Their bytes per row also tell
 	 * whether the column is big enough for a dictionary, without a pass over
-	 * the whole stripe.  A sample is bytes to learn from, not a frame to
-	 * keep: only its first SAMPLE_MAX_BYTES are, so that a frame of one wide
-	 * value (up to a gigabyte) is not kept sixteen times over.
+	 * the whole stripe.  Of each, the first FRAMES_DICT_SAMPLE_MAX_BYTES
+	 * are kept.
 	 */
 	initStringInfo(&samples);
 	initStringInfo(&frame);
@@ -782,7 +778,7 @@ column_framing(ColWriter *w, int a, uint32 group_limit, int encoding,
 		if (!encode_frame(w, a, first, last, nulls, encoding, &frame))
 			encode_frame(w, a, first, last, nulls, CHUNK_ENCODING_PLAIN,
 						 &frame);
-		kept = Min(frame.len, SAMPLE_MAX_BYTES);
+		kept = Min(frame.len, FRAMES_DICT_SAMPLE_MAX_BYTES);
 		appendBinaryStringInfo(&samples, frame.data, kept);
 		sizes[nsamples++] = (size_t) kept;
 		sample_bytes += frame.len;
@@ -792,11 +788,11 @@ column_framing(ColWriter *w, int a, uint32 group_limit, int encoding,
 	column_bytes = (double) sample_bytes * w->nrows / Max(sample_rows, 1);
 
 	/*
-	 * A dictionary pays for itself in frames shorter than long ones; rows as
-	 * wide as a short frame make frames of one row with or without it.
+	 * A dictionary buys frames shorter than long ones; rows as wide as a
+	 * long frame make frames of one row with or without it.
 	 */
 	if (column_bytes < DICT_MIN_COLUMN_BYTES ||
-		sample_bytes >= sample_rows * FRAME_DICT_TARGET_RAW_BYTES)
+		sample_bytes >= sample_rows * FRAME_TARGET_RAW_BYTES)
 	{
 		pfree(samples.data);
 		pfree(sizes);

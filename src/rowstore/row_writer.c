@@ -435,10 +435,13 @@ train_dictionary(RowWriter *w, const Codec *codec, Size total, char **dict,
 		if (i++ % step == 0 && nsamples < nframes / step + 2)
 		{
 			/* a frame is a batch of its own: encoded alone, then appended */
+			int			kept;
+
 			resetStringInfo(&frame);
 			encode_frame(w, off, next, n, &frame);
-			appendBinaryStringInfo(&samples, frame.data, frame.len);
-			sizes[nsamples++] = (size_t) frame.len;
+			kept = Min(frame.len, FRAMES_DICT_SAMPLE_MAX_BYTES);
+			appendBinaryStringInfo(&samples, frame.data, kept);
+			sizes[nsamples++] = (size_t) kept;
 		}
 		first += n;
 		off = next;
@@ -479,7 +482,9 @@ frame_batch(RowWriter *w, const Codec *codec, StringInfo stored, char **dict,
 	int			k;
 
 	*dict = NULL;
-	if (total >= DICT_MIN_BATCH_BYTES)
+	/* rows as wide as a long frame make frames of one row either way */
+	if (total >= DICT_MIN_BATCH_BYTES &&
+		total < (Size) w->nrows * FRAME_TARGET_RAW_BYTES)
 		loaded = train_dictionary(w, codec, total, dict, dictlen);
 	frames_begin(&fw, codec, level, NULL);
 	if (loaded == NULL)
