@@ -240,6 +240,28 @@ compat_create_init_fork(SMgrRelation srel, const CompatRelFileLocator *locator)
 #define CompatRelFileLocatorEquals(a, b) RelFileNodeEquals((a), (b))
 #endif
 
+/*
+ * PostgreSQL 18 counts a path's disabled nodes (enable_* = off) apart from
+ * its cost, where earlier versions add disable_cost: a path wrapping
+ * another must carry the count, and one standing in for a disabled kind of
+ * scan is disabled the version's way.
+ */
+#if PG_VERSION_NUM >= 180000
+#define compat_path_copy_disabled(dst, src) ((dst)->disabled_nodes = (src)->disabled_nodes)
+#define compat_path_disable_unless(path, enabled) \
+	((path)->disabled_nodes += (enabled) ? 0 : 1)
+#else
+#define compat_path_copy_disabled(dst, src) ((void) 0)
+#define compat_path_disable_unless(path, enabled) \
+	do { \
+		if (!(enabled)) \
+		{ \
+			(path)->startup_cost += disable_cost; \
+			(path)->total_cost += disable_cost; \
+		} \
+	} while (0)
+#endif
+
 /* pgstat_count_heap_update gained "the new version went to another page" in 16. */
 #if PG_VERSION_NUM >= 160000
 #define compat_pgstat_count_heap_update(rel) pgstat_count_heap_update((rel), false, true)

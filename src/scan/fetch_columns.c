@@ -129,6 +129,8 @@ wrap_path(Path *path, Cost saved, const CustomPathMethods *methods,
 	cpath->path.parallel_safe = path->parallel_safe;
 	cpath->path.parallel_workers = 0;
 	cpath->path.rows = path->rows;
+	/* a disabled scan (enable_indexscan = off) stays disabled wrapped */
+	compat_path_copy_disabled(&cpath->path, path);
 	cpath->path.startup_cost = path->startup_cost;
 	cpath->path.total_cost = Max(path->total_cost - saved, path->startup_cost);
 	cpath->path.pathkeys = path->pathkeys;
