@@ -53,11 +53,10 @@ col_slot_callbacks(Relation rel)
 	return &col_slot_ops;
 }
 
-/* End of COPY, CREATE TABLE AS, or a table rewrite: write what is buffered. */
 static void
 col_finish_bulk_insert(Relation rel, int options)
 {
-	pending_flush_for_read(rel);
+	storage_am_finish_bulk_insert(rel);
 }
 
 static bool

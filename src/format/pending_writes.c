@@ -54,6 +54,7 @@ typedef struct PendingWrite
 	SubTransactionId subxid;
 	const PendingWriterOps *ops;
 	void	   *writer;
+	Size		empty_memory;	/* what the writer held when made */
 } PendingWrite;
 
 uint64		pending_flush_count = 0;
@@ -62,10 +63,13 @@ static MemoryContext pending_cxt = NULL;
 static List *pending = NIL;
 
 /*
- * What the buffers hold, at least: summing every buffer's memory for every
- * row would cost a load into many partitions a call per partition per row,
- * so only the buffer last handed out is measured again (rows go into it),
- * and the exact sum is taken when this passes the budget.
+ * What the buffers hold for their rows, at least: summing every buffer's
+ * memory for every row would cost a load into many partitions a call per
+ * partition per row, so only the buffer last handed out is measured again
+ * (rows go into it), and the exact sum is taken when this passes the
+ * budget.  What an empty writer holds is not counted: writing its rows
+ * cannot give that back, and counting it made 40 partitions under a 1 MB
+ * budget write a stripe every few rows.
  */
 static Size held_memory = 0;
 static PendingWrite *last_handed = NULL;
@@ -121,6 +125,23 @@ hand_out(PendingWrite *p)
 	return p->writer;
 }
 
+/* Memory entry p's writer holds for its rows. */
+static Size
+rows_memory(PendingWrite *p)
+{
+	Size		memory = p->ops->memory(p->writer);
+
+	return memory > p->empty_memory ? memory - p->empty_memory : 0;
+}
+
+/* Gives entry p a new, empty writer for rel. */
+static void
+new_writer(PendingWrite *p, Relation rel)
+{
+	p->writer = p->ops->create(rel, pending_cxt);
+	p->empty_memory = p->ops->memory(p->writer);
+}
+
 /* Releases entry p's writer (its rows written or thrown away). */
 static void
 free_writer(PendingWrite *p)
@@ -145,7 +166,7 @@ renew_entry(PendingWrite *p)
 	if (RelFileNumberOf(rel) == p->relnumber)
 		p->ops->flush(p->writer, rel);
 	free_writer(p);
-	p->writer = p->ops->create(rel, pending_cxt);
+	new_writer(p, rel);
 	relation_close(rel, NoLock);
 }
 
@@ -167,7 +188,7 @@ pending_keep_within_budget(void)
 		foreach(lc, pending)
 		{
 			PendingWrite *p = lfirst(lc);
-			Size		memory = p->ops->memory(p->writer);
+			Size		memory = rows_memory(p);
 
 			held_memory += memory;
 			if (p->subxid != subxid)
@@ -218,7 +239,7 @@ pending_writer(Relation rel, const PendingWriterOps *ops)
 	{
 		p->ops->flush(p->writer, rel);
 		free_writer(p);
-		p->writer = ops->create(rel, pending_cxt);
+		new_writer(p, rel);
 	}
 	if (p != NULL)
 		return p == last_handed ? p->writer : hand_out(p);
@@ -233,7 +254,7 @@ pending_writer(Relation rel, const PendingWriterOps *ops)
 	p->relnumber = RelFileNumberOf(rel);
 	p->subxid = subxid;
 	p->ops = ops;
-	p->writer = ops->create(rel, pending_cxt);
+	new_writer(p, rel);
 	pending = lappend(pending, p);
 	MemoryContextSwitchTo(old);
 	return hand_out(p);

@@ -96,6 +96,24 @@ storage_am_set_new_storage(const StorageAm *am, Relation rel,
 	smgrclose(srel);
 }
 
+/*
+ * A table rewrite (ALTER TABLE, REFRESH MATERIALIZED VIEW) fills a
+ * transient table, made in this transaction and named pg_temp_<oid> by
+ * make_new_heap, whose storage is then swapped into the table rewritten
+ * before it is dropped: its buffered rows must be written now, or they
+ * would go with it.  Other tables' rows wait, as any insert's do: COPY
+ * calls this for every partition whose buffer it lets go (it keeps 32),
+ * and writing them then made a stripe of a few rows each time (COPY into
+ * 40 partitions: 18,000 stripes for 200,000 rows).
+ */
+void
+storage_am_finish_bulk_insert(Relation rel)
+{
+	if (rel->rd_createSubid != InvalidSubTransactionId &&
+		strncmp(RelationGetRelationName(rel), "pg_temp_", 8) == 0)
+		pending_flush_for_read(rel);
+}
+
 void
 storage_am_nontransactional_truncate(const StorageAm *am, Relation rel)
 {

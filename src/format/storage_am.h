@@ -119,6 +119,12 @@ extern void storage_am_set_new_storage(const StorageAm *am, Relation rel,
 									   char persistence,
 									   TransactionId *freezeXid,
 									   MultiXactId *minmulti);
+/*
+ * table_finish_bulk_insert: writes the buffered rows of a table rewrite's
+ * transient table, which must reach storage before the swap.
+ */
+extern void storage_am_finish_bulk_insert(Relation rel);
+
 extern void storage_am_nontransactional_truncate(const StorageAm *am,
 												 Relation rel);
 extern void storage_am_copy_data(Relation rel,

@@ -30,11 +30,10 @@ row_slot_callbacks(Relation rel)
 	return &TTSOpsMinimalTuple;
 }
 
-/* End of COPY, CREATE TABLE AS, or a table rewrite: write what is buffered. */
 static void
 row_finish_bulk_insert(Relation rel, int options)
 {
-	pending_flush_for_read(rel);
+	storage_am_finish_bulk_insert(rel);
 }
 
 static bool
