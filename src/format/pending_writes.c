@@ -289,6 +289,22 @@ pending_flush_for_read(Relation rel)
 	}
 }
 
+uint64
+pending_row_count(Relation rel)
+{
+	uint64		rows = 0;
+	ListCell   *lc;
+
+	foreach(lc, pending)
+	{
+		PendingWrite *p = lfirst(lc);
+
+		if (p->relid == RelationGetRelid(rel))
+			rows += p->ops->pending_rows(p->writer);
+	}
+	return rows;
+}
+
 bool
 pending_holds_row(Relation rel, uint64 rownum)
 {

@@ -43,6 +43,9 @@ extern void pending_keep_within_budget(void);
 /* Writes rel's pending rows so that a scan of rel sees them. */
 extern void pending_flush_for_read(Relation rel);
 
+/* Rows of rel this transaction buffers, not yet written. */
+extern uint64 pending_row_count(Relation rel);
+
 /* Does this transaction buffer row number rownum of rel? */
 extern bool pending_holds_row(Relation rel, uint64 rownum);
 

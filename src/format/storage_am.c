@@ -312,6 +312,8 @@ storage_am_estimate_size(const StorageAm *am, Relation rel,
 		*tuples = (double) am->count_rows(rel, snapshot);
 		UnregisterSnapshot(snapshot);
 	}
+	/* rows this transaction loaded and buffers (COPY, CREATE TABLE AS) */
+	*tuples += (double) pending_row_count(rel);
 }
 
 void
