@@ -20,7 +20,10 @@
  *	  - statements that may build an index write them before they run: a
  *		parallel build enters parallel mode before its scan starts, and
  *		nothing can be written then (a restore in one transaction loads a
- *		table and indexes it).
+ *		table and indexes it);
+ *	  - a table rewrite writes its transient table's at its end, before the
+ *		storage swap (storage_am_finish_bulk_insert);
+ *	  - past storage_engine.write_buffer_memory, the largest is written.
  *	  A read inside a subtransaction begun without SAVEPOINT (a PL/pgSQL
  *	  block with EXCEPTION) of rows buffered outside it cannot be served
  *	  and raises a clear error.

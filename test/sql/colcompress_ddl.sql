@@ -123,24 +123,6 @@ SELECT tableoid::regclass, count(*), sum(v) FROM parted GROUP BY 1 ORDER BY 1;
 CREATE TEMP TABLE tmp_col (a int) USING colcompress;
 INSERT INTO tmp_col SELECT generate_series(1, 100);
 SELECT count(*) FROM tmp_col;
--- ON COMMIT DELETE ROWS empties the table after rows buffered until the
--- commit are written (their metadata rows deleted in the commit's own
--- command); ON COMMIT DROP drops it
-CREATE TEMP TABLE tmp_delete_rows (a int) USING colcompress ON COMMIT DELETE ROWS;
-INSERT INTO tmp_delete_rows SELECT generate_series(1, 100);
-BEGIN;
-INSERT INTO tmp_delete_rows SELECT generate_series(1, 100);
-SELECT count(*) FROM tmp_delete_rows;
-INSERT INTO tmp_delete_rows VALUES (1);
-COMMIT;
-SELECT count(*) FROM tmp_delete_rows;
-SELECT count(*) AS metadata_left FROM engine.colcompress_stripes
- WHERE relation = 'tmp_delete_rows'::regclass;
-BEGIN;
-CREATE TEMP TABLE tmp_drop (a int) USING colcompress ON COMMIT DROP;
-INSERT INTO tmp_drop SELECT generate_series(1, 100);
-COMMIT;
-SELECT to_regclass('pg_temp.tmp_drop') IS NULL AS dropped;
 CREATE UNLOGGED TABLE unl_col (a int) USING colcompress;
 INSERT INTO unl_col SELECT generate_series(1, 100);
 SELECT count(*) FROM unl_col;

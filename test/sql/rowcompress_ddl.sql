@@ -134,24 +134,6 @@ SELECT tableoid::regclass, count(*), sum(v) FROM rc_parted GROUP BY 1 ORDER BY 1
 CREATE TEMP TABLE tmp_col (a int) USING rowcompress;
 INSERT INTO tmp_col SELECT generate_series(1, 100);
 SELECT count(*) FROM tmp_col;
--- ON COMMIT DELETE ROWS empties the table after rows buffered until the
--- commit are written (their metadata rows deleted in the commit's own
--- command); ON COMMIT DROP drops it
-CREATE TEMP TABLE tmp_delete_rows (a int) USING rowcompress ON COMMIT DELETE ROWS;
-INSERT INTO tmp_delete_rows SELECT generate_series(1, 100);
-BEGIN;
-INSERT INTO tmp_delete_rows SELECT generate_series(1, 100);
-SELECT count(*) FROM tmp_delete_rows;
-INSERT INTO tmp_delete_rows VALUES (1);
-COMMIT;
-SELECT count(*) FROM tmp_delete_rows;
-SELECT count(*) AS metadata_left FROM engine.rowcompress_batches
- WHERE relation = 'tmp_delete_rows'::regclass;
-BEGIN;
-CREATE TEMP TABLE tmp_drop (a int) USING rowcompress ON COMMIT DROP;
-INSERT INTO tmp_drop SELECT generate_series(1, 100);
-COMMIT;
-SELECT to_regclass('pg_temp.tmp_drop') IS NULL AS dropped;
 CREATE UNLOGGED TABLE unl_col (a int) USING rowcompress;
 INSERT INTO unl_col SELECT generate_series(1, 100);
 SELECT count(*) FROM unl_col;
