@@ -861,7 +861,7 @@ refuse_retired_row(Relation rel, uint64 rownum)
 					(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
 					 errmsg("could not serialize access due to a concurrent rewrite of table \"%s\"",
 							RelationGetRelationName(rel)),
-					 errdetail("The row was moved by engine.colcompress_merge() after this statement started."),
+					 errdetail("The row was moved by a rewrite of the table (engine.colcompress_merge, a repack or VACUUM) after this transaction's snapshot was taken."),
 					 errhint("Retry the transaction.")));
 	}
 }

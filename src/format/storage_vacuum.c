@@ -353,13 +353,22 @@ storage_am_vacuum(const StorageAm *am, Relation rel,
 	/*
 	 * Streams that are mostly deleted rows are written again, when no DML
 	 * holds the table just now (VACUUM does not wait for it); a later
-	 * VACUUM frees the old ones.  Then what an earlier VACUUM or merge
+	 * VACUUM frees the old ones.  Rewriting gives rows new row numbers, and
+	 * a statement that took its snapshot before the rewrite committed would
+	 * meet the old ones when it deletes, updates or locks them (a
+	 * serialization failure).  Statements lock their tables before they
+	 * take their snapshots, so the rewrite also takes the relation's
+	 * ExclusiveLock, if no writer or row locker holds the table: the ones
+	 * that come later wait for the rewrite to commit (an autovacuum holding
+	 * them up is canceled after deadlock_timeout, as for its truncation),
+	 * and then see the new streams.  Readers are not held up.  Then what an earlier VACUUM or merge
 	 * retired is freed, and streams at the end move into free space before
 	 * them, so that a later VACUUM truncates the end: a table settles back
 	 * to its size over a few VACUUMs (engine.colcompress_repack does it at
 	 * once).
 	 */
-	rewrite = storage_try_lock_for_rewrite(rel);
+	rewrite = ConditionalLockRelation(rel, ExclusiveLock) &&
+		storage_try_lock_for_rewrite(rel);
 	if (rewrite)
 		storage_rewrite_streams(am, rel, storage_engine_vacuum_rewrite_threshold,
 								PG_UINT64_MAX, -1);
