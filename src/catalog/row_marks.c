@@ -65,15 +65,30 @@ row_keys(ScanKey keys, uint64 storage_id, uint64 rownum)
 	return 2;
 }
 
+/*
+ * Is the mark a tombstone?  *successor: the row number of the new version,
+ * or ROW_MARK_DELETED (killed rows too, unless keep_killed).
+ */
 static bool
-tuple_successor(HeapTuple tuple, TupleDesc desc, uint64 *successor)
+tombstone_successor(HeapTuple tuple, TupleDesc desc, uint64 *successor,
+					bool keep_killed)
 {
 	bool		isnull;
 	Datum		d = heap_getattr(tuple, Anum_row_mark_successor, desc, &isnull);
 
 	if (!isnull)
+	{
 		*successor = (uint64) DatumGetInt64(d);
+		if (*successor == ROW_MARK_KILLED && !keep_killed)
+			*successor = ROW_MARK_DELETED;
+	}
 	return !isnull;
+}
+
+static bool
+tuple_successor(HeapTuple tuple, TupleDesc desc, uint64 *successor)
+{
+	return tombstone_successor(tuple, desc, successor, false);
 }
 
 /*
@@ -334,6 +349,7 @@ row_mark_visible(uint64 storage_id, uint64 rownum, Snapshot snapshot)
 	HeapTuple	tuple;
 	bool		any = false;
 	bool		original = false;
+	bool		killed = false;
 	DirtyWait	wait = {InvalidTransactionId, InvalidTransactionId};
 	uint64		successor;
 
@@ -347,19 +363,23 @@ row_mark_visible(uint64 storage_id, uint64 rownum, Snapshot snapshot)
 	{
 		dirty_collect(snapshot, &wait);
 		any = true;
-		if (!tuple_successor(tuple, RelationGetDescr(markrel), &successor))
+		if (!tombstone_successor(tuple, RelationGetDescr(markrel), &successor,
+								 true))
 			original = true;
+		else if (successor == ROW_MARK_KILLED)
+			killed = true;
 	}
 	systable_endscan(scan);
 	table_close(markrel, AccessShareLock);
 	if (snapshot->snapshot_type == SNAPSHOT_DIRTY)
 	{
-		snapshot->xmin = wait.xmin;
-		snapshot->xmax = wait.xmax;
+		/* a killed row is nobody's to wait for */
+		snapshot->xmin = killed ? InvalidTransactionId : wait.xmin;
+		snapshot->xmax = killed ? InvalidTransactionId : wait.xmax;
 		/* original marks are never speculative insertions */
 		snapshot->speculativeToken = 0;
 	}
-	return !any || original;
+	return !killed && (!any || original);
 }
 
 static int

@@ -23,6 +23,15 @@
 #define ROW_MARK_DELETED	0
 
 /*
+ * A tombstone's successor of a row its own speculative insertion took back
+ * (INSERT ... ON CONFLICT lost a race on a unique index): deleted, and
+ * seen by no one even before its transaction ends, as heap's super-deleted
+ * tuples are.  Otherwise two sessions inserting one key would each wait
+ * for the other's transaction, whose row they both still saw: a deadlock.
+ */
+#define ROW_MARK_KILLED		PG_INT64_MAX
+
+/*
  * Does snapshot see the row (as far as deletes and updates go)?  A
  * SnapshotDirty learns in xmax the transaction deleting it, if in
  * progress, as heap's visibility check would tell it.

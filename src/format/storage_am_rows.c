@@ -26,6 +26,7 @@
 #include "access/genam.h"
 #include "access/heapam.h"
 #include "access/relscan.h"
+#include "access/subtrans.h"
 #include "access/sysattr.h"
 #include "access/tableam.h"
 #include "access/tsmapi.h"
@@ -474,6 +475,25 @@ own_image(Relation rel, uint64 rownum, TupleTableSlot *slot)
 }
 
 /*
+ * ON CONFLICT: the row is inserted as any other; if the insert lost a race
+ * on a unique index, the row is killed (ROW_MARK_KILLED), seen by no one
+ * from then on.  Until that is decided, the inserter holds the speculative
+ * insertion lock of its top-level transaction under SPECULATIVE_TOKEN (not
+ * the executor's token, which others cannot learn from our rows): a unique
+ * check meeting the row waits on that lock, as for heap's speculative
+ * tuples, rather than on the whole transaction, which would deadlock two
+ * sessions upserting one key (each waiting for the other's transaction
+ * over rows both go on to kill).
+ */
+#define SPECULATIVE_TOKEN	PG_UINT32_MAX
+
+static void
+speculative_tag(LOCKTAG *tag, TransactionId top_xid)
+{
+	SET_LOCKTAG_SPECULATIVE_INSERTION(*tag, top_xid, SPECULATIVE_TOKEN);
+}
+
+/*
  * Stores row rownum in slot when snapshot sees it (its stream, and no
  * delete); with check_marks false, only whether its stream holds it.  A
  * scan passes its cursor; without one, the row is copied into the slot,
@@ -530,14 +550,36 @@ fetch_row(Relation rel, uint64 rownum, Snapshot snapshot,
 		 */
 		TransactionId owner = row_reservation_owner(f->storage_id, rownum,
 													rownum + 1);
+		SnapshotData killed_check;
 
+		/* a row its own speculative insertion took back is no one's */
+		InitDirtySnapshot(killed_check);
+		if (TransactionIdIsValid(owner) &&
+			!row_mark_visible(f->storage_id, rownum, &killed_check))
+			owner = InvalidTransactionId;
 		if (TransactionIdIsValid(owner))
 		{
+			TransactionId top = SubTransGetTopmostTransaction(owner);
+			LOCKTAG		tag;
+
 			if (!fetch_in_progress(rel, f, rownum, slot))
 				ExecStoreAllNullTuple(slot);
 			snapshot->xmin = owner;
 			snapshot->xmax = InvalidTransactionId;
 			snapshot->speculativeToken = 0;
+
+			/*
+			 * Its owner deciding a speculative insertion (maybe of this
+			 * row): the check waits for that, then looks again.
+			 */
+			speculative_tag(&tag, top);
+			if (LockAcquire(&tag, ShareLock, false, true) == LOCKACQUIRE_NOT_AVAIL)
+			{
+				snapshot->xmin = top;
+				snapshot->speculativeToken = SPECULATIVE_TOKEN;
+			}
+			else
+				LockRelease(&tag, ShareLock, false);
 			row_number_to_tid(rownum, &slot->tts_tid);
 			return true;
 		}
@@ -779,17 +821,17 @@ storage_multi_insert(Relation rel, TupleTableSlot **slots, int nslots,
 	pgstat_count_heap_insert(rel, nslots);
 }
 
-/*
- * ON CONFLICT: the row is inserted as any other.  Others cannot see it
- * before we commit, so no speculative token is needed; if the insert lost
- * a race on a unique index, the row is deleted again.
- */
+/* ON CONFLICT (see SPECULATIVE_TOKEN) */
 void
 storage_tuple_insert_speculative(Relation rel, TupleTableSlot *slot,
 								 CommandId cid, int options,
 								 struct BulkInsertStateData *bistate,
 								 uint32 specToken)
 {
+	LOCKTAG		tag;
+
+	speculative_tag(&tag, GetTopTransactionId());
+	(void) LockAcquire(&tag, ExclusiveLock, false, false);
 	storage_tuple_insert(rel, slot, cid, options, bistate);
 }
 
@@ -799,15 +841,21 @@ storage_tuple_complete_speculative(Relation rel, TupleTableSlot *slot,
 {
 	TM_FailureData tmfd;
 	TM_Result	result;
+	LOCKTAG		tag;
 
+	speculative_tag(&tag, GetTopTransactionId());
 	if (succeeded)
+	{
+		LockRelease(&tag, ExclusiveLock, false);
 		return;
+	}
 	result = row_mark_retire(rel, storage_id_of(rel),
 							 tid_to_row_number(&slot->tts_tid),
-							 ROW_MARK_DELETED, GetCurrentCommandId(true),
+							 ROW_MARK_KILLED, GetCurrentCommandId(true),
 							 InvalidSnapshot, true, LockTupleExclusive, &tmfd);
 	if (result != TM_Ok)
 		elog(ERROR, "could not remove speculatively inserted row: %d", result);
+	LockRelease(&tag, ExclusiveLock, false);
 }
 
 /* ---- row locks, DELETE, UPDATE ---- */
