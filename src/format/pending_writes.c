@@ -162,12 +162,10 @@ free_writer(PendingWrite *p)
 static void
 renew_entry(PendingWrite *p)
 {
-	Relation	rel = relation_open(p->relid, NoLock);
+	Relation	rel;
 
-	pending_flush_count++;
-	/* a buffer for storage the relation no longer has is dropped */
-	if (RelFileNumberOf(rel) == p->relnumber)
-		p->ops->flush(p->writer, rel);
+	flush_entry(p);
+	rel = relation_open(p->relid, NoLock);
 	free_writer(p);
 	new_writer(p, rel);
 	relation_close(rel, NoLock);
