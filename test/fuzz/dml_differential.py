@@ -1,9 +1,10 @@
 """Differential DML fuzzing of the access methods against heap.
 
-The same random statements (INSERT ... SELECT, UPDATE of values and of the
-unique key, DELETE, INSERT ... ON CONFLICT DO UPDATE, DELETE ... RETURNING,
-MERGE, VACUUM, and transactions of several of them with savepoints, committed
-or rolled back) run on a heap table, a colcompress table and a rowcompress
+The same random statements (INSERT ... SELECT, also from the table itself,
+UPDATE of values and of the unique key, UPDATE by subquery, DELETE, INSERT
+... ON CONFLICT DO UPDATE / DO NOTHING, DELETE ... RETURNING, MERGE,
+aggregates, SELECT ... FOR UPDATE, TRUNCATE, VACUUM, and transactions of
+several of them with savepoints, committed or rolled back) run on a heap table, a colcompress table and a rowcompress
 table with small stripes and batches.  Every statement must give the three
 the same result (rows returned, rows affected, or the same kind of error),
 and after every step the tables must hold the same rows, read through plans
@@ -71,6 +72,18 @@ class Fuzz:
             return ("MERGE INTO T USING (SELECT g AS id FROM generate_series(%d, %d) g) s ON T.id = s.id "
                     "WHEN MATCHED AND T.k %% 2 = 0 THEN DELETE WHEN MATCHED THEN UPDATE SET k = T.k + 5 "
                     "WHEN NOT MATCHED THEN INSERT VALUES (s.id, 7, 'm', '{}')" % (lo, lo + 50))
+        if r < 0.82:
+            return f"SELECT count(*), sum(k), min(t), max(id) FROM T WHERE k BETWEEN {rnd.randint(0, 20)} AND {rnd.randint(15, 40)}"
+        if r < 0.85:
+            return (f"INSERT INTO T SELECT id + 2000000, k, t || 'c', j FROM T "
+                    f"WHERE id BETWEEN {lo} AND {lo + 20} ON CONFLICT (id) DO NOTHING")
+        if r < 0.88:
+            return (f"UPDATE T SET k = -k WHERE id IN (SELECT id FROM T WHERE k = {rnd.randint(0, 40)} "
+                    "ORDER BY id LIMIT 5) RETURNING id, k")
+        if r < 0.90:
+            return f"SELECT id, k FROM T WHERE k = {rnd.randint(0, 40)} ORDER BY id LIMIT 10 FOR UPDATE"
+        if r < 0.91:
+            return "TRUNCATE T"
         return f"UPDATE T SET j = j || jsonb_build_object('x', k) WHERE k = {rnd.randint(0, 40)}"
 
     @staticmethod
