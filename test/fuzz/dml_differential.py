@@ -10,7 +10,10 @@ the same result (rows returned, rows affected, or the same kind of error),
 and after every step the tables must hold the same rows, read through plans
 chosen at random (scans, index scans, our custom scans off).
 
-    dml_differential.py CONNINFO SEED STEPS
+    dml_differential.py CONNINFO SEED STEPS [PREFIX]
+
+PREFIX (default df) names the tables, so that several runs can share a
+database at once.
 
 Exits 1 on the first difference, naming the seed, step and statement.
 """
@@ -30,19 +33,20 @@ PLANS = ["",
 
 
 class Fuzz:
-    def __init__(self, conninfo, seed):
+    def __init__(self, conninfo, seed, prefix):
+        self.prefix = prefix
         self.rnd = random.Random(seed)
         self.seed = seed
         self.conn = psycopg.connect(conninfo, autocommit=True)
         self.cur = self.conn.cursor()
         self.next_id = 1
         for k, am in KINDS.items():
-            self.cur.execute(f"DROP TABLE IF EXISTS df_{k}")
-            self.cur.execute(f"CREATE TABLE df_{k} (id int, k int, t text, j jsonb) USING {am}{OPTIONS[am]}")
-            self.cur.execute(f"CREATE UNIQUE INDEX ON df_{k} (id)")
+            self.cur.execute(f"DROP TABLE IF EXISTS {self.prefix}_{k}")
+            self.cur.execute(f"CREATE TABLE {self.prefix}_{k} (id int, k int, t text, j jsonb) USING {am}{OPTIONS[am]}")
+            self.cur.execute(f"CREATE UNIQUE INDEX ON {self.prefix}_{k} (id)")
         if self.rnd.random() < 0.7:
             for k in KINDS:
-                self.cur.execute(f"CREATE INDEX ON df_{k} (k)")
+                self.cur.execute(f"CREATE INDEX ON {self.prefix}_{k} (k)")
 
     def statement(self):
         rnd = self.rnd
@@ -86,11 +90,11 @@ class Fuzz:
             return "TRUNCATE T"
         return f"UPDATE T SET j = j || jsonb_build_object('x', k) WHERE k = {rnd.randint(0, 40)}"
 
-    @staticmethod
-    def on(sql, k):
-        """sql with the table placeholder T naming df_<k>."""
-        words = sql.replace("T.", f"df_{k}.").split(" ")
-        return " ".join(f"df_{k}" if w == "T" else w for w in words)
+    def on(self, sql, k):
+        """sql with the table placeholder T naming PREFIX_<k>."""
+        table = f"{self.prefix}_{k}"
+        words = sql.replace("T.", f"{table}.").split(" ")
+        return " ".join(table if w == "T" else w for w in words)
 
     def run(self, sql, in_transaction):
         """Runs sql on the three tables; the result or error of each."""
@@ -117,9 +121,9 @@ class Fuzz:
             for setting in filter(None, self.rnd.choice(PLANS).split("; ")):
                 self.cur.execute(setting)
             self.cur.execute(f"SELECT md5(string_agg(id || ':' || k || ':' || t || ':' || j::text, ',' "
-                             f"ORDER BY id)), count(*) FROM df_{k}")
+                             f"ORDER BY id)), count(*) FROM {self.prefix}_{k}")
             row = self.cur.fetchone()
-            self.cur.execute(f"SELECT count(*) FROM df_{k} WHERE k BETWEEN 5 AND 9")
+            self.cur.execute(f"SELECT count(*) FROM {self.prefix}_{k} WHERE k BETWEEN 5 AND 9")
             res[k] = row + self.cur.fetchone()
             self.cur.execute("COMMIT")
         return res
@@ -151,11 +155,11 @@ class Fuzz:
 
 def main():
     conninfo, seed, steps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    fuzz = Fuzz(conninfo, seed)
+    fuzz = Fuzz(conninfo, seed, sys.argv[4] if len(sys.argv) > 4 else "df")
     for step in range(steps):
         fuzz.step(step)
     for k in KINDS:
-        fuzz.cur.execute(f"DROP TABLE df_{k}")
+        fuzz.cur.execute(f"DROP TABLE {fuzz.prefix}_{k}")
     print(f"seed {seed}: {steps} steps, heap, colcompress and rowcompress agree")
 
 
