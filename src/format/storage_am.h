@@ -372,6 +372,8 @@ extern void storage_lock_for_dml(Relation rel);
 extern void storage_lock_for_rewrite(Relation rel);
 /* The rewrite lock if no DML holds the table; false otherwise. */
 extern bool storage_try_lock_for_rewrite(Relation rel);
+/* Gives the rewrite lock back before the end of the transaction. */
+extern void storage_unlock_for_rewrite(Relation rel);
 
 /*
  * Row numbers among [first, last] that snapshot sees deleted, for scans

@@ -921,6 +921,13 @@ storage_try_lock_for_rewrite(Relation rel)
 										 DML_LOCK_SUBID, ExclusiveLock);
 }
 
+void
+storage_unlock_for_rewrite(Relation rel)
+{
+	UnlockDatabaseObject(RelationRelationId, RelationGetRelid(rel),
+						 DML_LOCK_SUBID, ExclusiveLock);
+}
+
 static void
 require_storage(Relation rel, uint64 storage_id)
 {

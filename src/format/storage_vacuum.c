@@ -346,51 +346,62 @@ storage_am_vacuum(const StorageAm *am, Relation rel,
 {
 	double		tuples;
 	List	   *indexes = RelationGetIndexList(rel);
-	bool		rewrite;
 
 	vacuum_as_ordinary_transaction();
 
 	/*
-	 * Streams that are mostly deleted rows are written again, when no DML
-	 * holds the table just now (VACUUM does not wait for it); a later
-	 * VACUUM frees the old ones.  Rewriting gives rows new row numbers, and
-	 * a statement that took its snapshot before the rewrite committed would
-	 * meet the old ones when it deletes, updates or locks them (a
-	 * serialization failure).  Statements lock their tables before they
-	 * take their snapshots, so the rewrite also takes the relation's
-	 * ExclusiveLock, if no writer or row locker holds the table: the ones
-	 * that come later wait for the rewrite to commit (an autovacuum holding
-	 * them up is canceled after deadlock_timeout, as for its truncation),
-	 * and then see the new streams.  Readers are not held up.  Then what an earlier VACUUM or merge
-	 * retired is freed, and streams at the end move into free space before
-	 * them, so that a later VACUUM truncates the end: a table settles back
-	 * to its size over a few VACUUMs (engine.colcompress_repack does it at
-	 * once).
+	 * What an earlier VACUUM or merge retired is freed first (no row moves),
+	 * so that the rewrite below can use the space.  Then streams that are
+	 * mostly deleted rows are written again and streams at the end move
+	 * into free space before them, so that a later VACUUM frees the old
+	 * ones and truncates the end: a table settles back to its size over a
+	 * few VACUUMs (engine.colcompress_repack does it at once).
+	 *
+	 * Moving rows gives them new row numbers, and a statement that took its
+	 * snapshot before the move committed would meet the old ones when it
+	 * deletes, updates or locks them (a serialization failure).  Statements
+	 * lock their tables before they take their snapshots, so moving needs
+	 * the relation's ExclusiveLock and our rewrite lock, both taken only if
+	 * no writer or row locker holds the table (VACUUM does not wait for
+	 * them): the ones that come later wait for this VACUUM to commit (an
+	 * autovacuum holding them up is canceled after deadlock_timeout, as for
+	 * its truncation), and then see the new streams.  Readers are not held
+	 * up.  When nothing moved, the locks go at once.
 	 */
-	rewrite = ConditionalLockRelation(rel, ExclusiveLock) &&
-		storage_try_lock_for_rewrite(rel);
-	if (rewrite)
-		storage_rewrite_streams(am, rel, storage_engine_vacuum_rewrite_threshold,
-								PG_UINT64_MAX, -1);
-	/* the rows as the rewrite leaves them */
-	CommandCounterIncrement();
-	UpdateActiveSnapshotCommandId();
 	tuples = live_rows(am, rel, GetActiveSnapshot());
 	storage_vacuum_reclaim(am, rel, tuples, bstrategy);
-	if (rewrite)
+	CommandCounterIncrement();
+	if (ConditionalLockRelation(rel, ExclusiveLock))
 	{
-		int			passes = 0;
+		int			moved = 0;
 
-		/*
-		 * A pass moves the end streams that fit, first fit, by their
-		 * present size; their copies are encoded again and need not come
-		 * out as large, so a stream left over may fit after it (an
-		 * UPDATE's stream between the retired ones and the rewritten ones
-		 * would otherwise take a VACUUM more).
-		 */
-		while (storage_compact_streams(am, rel) > 0 &&
-			   ++passes < VACUUM_COMPACT_PASSES)
-			;
+		if (storage_try_lock_for_rewrite(rel))
+		{
+			int			passes = 0;
+			int			n;
+
+			moved = storage_rewrite_streams(am, rel,
+											storage_engine_vacuum_rewrite_threshold,
+											PG_UINT64_MAX, -1);
+
+			/*
+			 * A pass moves the end streams that fit, first fit, by their
+			 * present size; their copies are encoded again and need not
+			 * come out as large, so a stream left over may fit after it (an
+			 * UPDATE's stream between the retired ones and the rewritten
+			 * ones would otherwise take a VACUUM more).
+			 */
+			while ((n = storage_compact_streams(am, rel)) > 0)
+			{
+				moved += n;
+				if (++passes >= VACUUM_COMPACT_PASSES)
+					break;
+			}
+			if (moved == 0)
+				storage_unlock_for_rewrite(rel);
+		}
+		if (moved == 0)
+			UnlockRelation(rel, ExclusiveLock);
 	}
 
 	compat_vac_update_relstats(rel, RelationGetNumberOfBlocks(rel), tuples, 0,
