@@ -8,13 +8,15 @@ use Exporter 'import';
 
 our @EXPORT = qw(new_engine_node crash_node storage_id_counts);
 
-# A started node with storage_engine preloaded and created in "postgres".
+# A started node with storage_engine preloaded and created in "postgres";
+# conf => "..." adds settings to postgresql.conf, the rest goes to init.
 sub new_engine_node
 {
 	my ($name, %params) = @_;
+	my $conf = delete $params{conf} // '';
 	my $node = PostgreSQL::Test::Cluster->new($name);
 	$node->init(%params);
-	$node->append_conf('postgresql.conf', "shared_preload_libraries = 'storage_engine'");
+	$node->append_conf('postgresql.conf', "shared_preload_libraries = 'storage_engine'\n$conf");
 	$node->start;
 	$node->safe_psql('postgres', 'CREATE EXTENSION storage_engine');
 	return $node;

@@ -11,18 +11,13 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use StorageEngineTest;
 
-my $node = PostgreSQL::Test::Cluster->new('autovacuum');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'storage_engine'
+my $node = new_engine_node('autovacuum', conf => q{
 autovacuum_naptime = 1
 autovacuum_vacuum_threshold = 50
 autovacuum_vacuum_scale_factor = 0.05
 autovacuum_analyze_threshold = 50
 autovacuum_analyze_scale_factor = 0.05
 });
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION storage_engine');
 
 for my $am ('colcompress', 'rowcompress')
 {

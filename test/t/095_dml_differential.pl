@@ -9,6 +9,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use StorageEngineTest;
 use IPC::Run;
 
 # the system's Python: the tests run as the PostgreSQL OS user, who may not
@@ -17,10 +18,7 @@ my $python = '/usr/bin/python3';
 plan skip_all => "no $python with psycopg (scripts/install-deps.sh installs python3-psycopg)"
   unless -x $python && system($python, '-c', 'import psycopg') == 0;
 
-my $node = PostgreSQL::Test::Cluster->new('dml_differential');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'storage_engine'
+my $node = new_engine_node('dml_differential', conf => q{
 autovacuum_naptime = 1
 autovacuum_vacuum_threshold = 100
 autovacuum_vacuum_scale_factor = 0
@@ -29,8 +27,6 @@ autovacuum_vacuum_insert_scale_factor = 0
 autovacuum_analyze_threshold = 100
 autovacuum_analyze_scale_factor = 0
 });
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION storage_engine');
 
 for my $seed (1 .. 4)
 {
