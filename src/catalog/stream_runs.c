@@ -307,6 +307,15 @@ stream_finder_find(StreamFinder *f, uint64 rownum, uint64 *pos)
 	MemoryContextSwitchTo(old);
 	if (stream != NULL)
 		add_stream(f, stream);
+	else if (f->snapshot != NULL && !IsMVCCSnapshot(f->snapshot) &&
+			 !stream_runs_find(f->storage_id, rownum, f->snapshot, &num))
+	{
+		/*
+		 * Not an MVCC snapshot: the stream's writer rolled back, or its
+		 * retirement committed, between the two reads.
+		 */
+		return -1;
+	}
 	i = f->n - 1;
 	if (stream == NULL ||
 		!row_runs_find(f->entries[i].runs, f->entries[i].nruns, rownum, pos))

@@ -183,6 +183,11 @@ chunk_from_values(ChunkMeta *c, const Datum *values, const bool *nulls)
 /*
  * The chunks of chunk groups [first, first + ngroups) of the stripe,
  * [ngroups * column_count] in group-major order, each checked present once.
+ *
+ * NULL when chunks are missing because the stripe itself is gone: a snapshot
+ * that is not MVCC (a unique check's dirty snapshot) sees each metadata row
+ * as of the moment it reads it, so the stripe found a moment ago may since
+ * have been rolled back or retired by a commit.  Its rows are then gone too.
  */
 static ChunkMeta *
 read_chunks(const StripeMeta *stripe, Snapshot snap, int first, int ngroups)
@@ -224,7 +229,13 @@ read_chunks(const StripeMeta *stripe, Snapshot snap, int first, int ngroups)
 
 	for (i = 0; i < ngroups * ncols; i++)
 		if (!seen[i])
+		{
+			if (snap != NULL && !IsMVCCSnapshot(snap) &&
+				stripe_meta_get(stripe->storage_id, stripe->stripe_num, snap,
+								NULL) == NULL)
+				return NULL;
 			meta_corrupted("chunk", stripe->storage_id, "a column chunk is missing");
+		}
 	pfree(seen);
 	return chunks;
 }
@@ -236,6 +247,7 @@ stripe_meta_chunks(const StripeMeta *stripe, Snapshot snapshot,
 	int			ngroups = stripe->chunk_group_count;
 	bool	   *group_seen = palloc0(sizeof(bool) * Max(ngroups, 1));
 	Snapshot	snap = meta_snapshot_for(snapshot);
+	ChunkMeta  *chunks;
 	ScanKeyData keys[2];
 	Relation	rel;
 	SysScanDesc scan;
@@ -269,7 +281,11 @@ stripe_meta_chunks(const StripeMeta *stripe, Snapshot snapshot,
 		if (!group_seen[i])
 			meta_corrupted("chunk_group", stripe->storage_id, "a chunk group is missing");
 	pfree(group_seen);
-	return read_chunks(stripe, snap, 0, ngroups);
+	chunks = read_chunks(stripe, snap, 0, ngroups);
+	if (chunks == NULL)
+		meta_corrupted("chunk", stripe->storage_id,
+					   "the chunks of a stripe being scanned are gone");
+	return chunks;
 }
 
 ChunkMeta *
@@ -287,6 +303,8 @@ stripe_meta_group_chunks(const StripeMeta *stripe, Snapshot snapshot,
 		return chunks;
 	}
 	chunks = read_chunks(stripe, meta_snapshot_for(snapshot), group, 1);
+	if (chunks == NULL)
+		return NULL;
 	chunk_cache_put(stripe, group, chunks);
 	/* the same answer whether it came from the cache or not */
 	for (a = 0; a < stripe->column_count; a++)
@@ -297,6 +315,13 @@ stripe_meta_group_chunks(const StripeMeta *stripe, Snapshot snapshot,
 	return chunks;
 }
 
+/*
+ * Rows are inserted leaves first: chunk groups and chunks, then the stripe,
+ * then its row runs.  A reader finds a stripe through its runs and its chunks
+ * through the stripe, so under a dirty snapshot (unique checks), which sees
+ * a writer's rows as they go in, whatever it found first has what it reads
+ * next already in place.
+ */
 void
 stripe_meta_insert(const StripeMeta *s, const uint32 *group_rows,
 				   const ChunkMeta *chunks)
@@ -304,46 +329,6 @@ stripe_meta_insert(const StripeMeta *s, const uint32 *group_rows,
 	Relation	rel;
 	int			i;
 	int			g;
-
-	/* the stripe */
-	{
-		Datum		values[Natts_stripe];
-		bool		nulls[Natts_stripe] = {0};
-		HeapTuple	tuple;
-
-		values[Anum_stripe_storage_id - 1] = Int64GetDatum(s->storage_id);
-		values[Anum_stripe_stripe_num - 1] = Int64GetDatum(s->stripe_num);
-		values[Anum_stripe_first_block - 1] = Int64GetDatum(s->first_block);
-		values[Anum_stripe_data_length - 1] = Int64GetDatum(s->data_length);
-		values[Anum_stripe_row_count - 1] = Int64GetDatum(s->row_count);
-		values[Anum_stripe_first_row_number - 1] = Int64GetDatum(s->first_row_number);
-		values[Anum_stripe_last_row_number - 1] = Int64GetDatum(s->last_row_number);
-		values[Anum_stripe_row_runs - 1] = PointerGetDatum(meta_row_runs_array(s->runs, s->nruns));
-		values[Anum_stripe_command_ids - 1] = PointerGetDatum(meta_cid_runs_array(s->cids, s->ncids));
-		values[Anum_stripe_chunk_group_count - 1] = Int32GetDatum(s->chunk_group_count);
-		values[Anum_stripe_chunk_group_row_limit - 1] = Int32GetDatum(s->chunk_group_row_limit);
-		values[Anum_stripe_column_count - 1] = Int32GetDatum(s->column_count);
-		values[Anum_stripe_attr_min - 1] = PointerGetDatum(meta_bytea_array(s->attr_min, s->column_count));
-		values[Anum_stripe_attr_max - 1] = PointerGetDatum(meta_bytea_array(s->attr_max, s->column_count));
-		values[Anum_stripe_attr_null_count - 1] =
-			PointerGetDatum(meta_int8_array(s->attr_null_count, s->column_count));
-		values[Anum_stripe_attr_type - 1] =
-			PointerGetDatum(meta_oid_array(s->attr_type, s->column_count));
-		values[Anum_stripe_attr_collation - 1] =
-			PointerGetDatum(meta_oid_array(s->attr_collation, s->column_count));
-		values[Anum_stripe_attr_dict_offset - 1] =
-			PointerGetDatum(meta_int8_array(s->attr_dict_offset, s->column_count));
-		values[Anum_stripe_sorted_by - 1] =
-			s->sorted_by ? CStringGetTextDatum(s->sorted_by) : (Datum) 0;
-		nulls[Anum_stripe_sorted_by - 1] = s->sorted_by == NULL;
-
-		rel = meta_table_open("stripe", RowExclusiveLock);
-		meta_check_columns("stripe", RelationGetDescr(rel), Natts_stripe);
-		tuple = heap_form_tuple(RelationGetDescr(rel), values, nulls);
-		CatalogTupleInsert(rel, tuple);
-		table_close(rel, RowExclusiveLock);
-	}
-	stream_runs_insert(s->storage_id, s->stripe_num, s->runs, s->nruns);
 
 	rel = meta_table_open("chunk_group", RowExclusiveLock);
 	for (g = 0; g < s->chunk_group_count; g++)
@@ -394,6 +379,46 @@ stripe_meta_insert(const StripeMeta *s, const uint32 *group_rows,
 		}
 	}
 	table_close(rel, RowExclusiveLock);
+
+	/* the stripe */
+	{
+		Datum		values[Natts_stripe];
+		bool		nulls[Natts_stripe] = {0};
+		HeapTuple	tuple;
+
+		values[Anum_stripe_storage_id - 1] = Int64GetDatum(s->storage_id);
+		values[Anum_stripe_stripe_num - 1] = Int64GetDatum(s->stripe_num);
+		values[Anum_stripe_first_block - 1] = Int64GetDatum(s->first_block);
+		values[Anum_stripe_data_length - 1] = Int64GetDatum(s->data_length);
+		values[Anum_stripe_row_count - 1] = Int64GetDatum(s->row_count);
+		values[Anum_stripe_first_row_number - 1] = Int64GetDatum(s->first_row_number);
+		values[Anum_stripe_last_row_number - 1] = Int64GetDatum(s->last_row_number);
+		values[Anum_stripe_row_runs - 1] = PointerGetDatum(meta_row_runs_array(s->runs, s->nruns));
+		values[Anum_stripe_command_ids - 1] = PointerGetDatum(meta_cid_runs_array(s->cids, s->ncids));
+		values[Anum_stripe_chunk_group_count - 1] = Int32GetDatum(s->chunk_group_count);
+		values[Anum_stripe_chunk_group_row_limit - 1] = Int32GetDatum(s->chunk_group_row_limit);
+		values[Anum_stripe_column_count - 1] = Int32GetDatum(s->column_count);
+		values[Anum_stripe_attr_min - 1] = PointerGetDatum(meta_bytea_array(s->attr_min, s->column_count));
+		values[Anum_stripe_attr_max - 1] = PointerGetDatum(meta_bytea_array(s->attr_max, s->column_count));
+		values[Anum_stripe_attr_null_count - 1] =
+			PointerGetDatum(meta_int8_array(s->attr_null_count, s->column_count));
+		values[Anum_stripe_attr_type - 1] =
+			PointerGetDatum(meta_oid_array(s->attr_type, s->column_count));
+		values[Anum_stripe_attr_collation - 1] =
+			PointerGetDatum(meta_oid_array(s->attr_collation, s->column_count));
+		values[Anum_stripe_attr_dict_offset - 1] =
+			PointerGetDatum(meta_int8_array(s->attr_dict_offset, s->column_count));
+		values[Anum_stripe_sorted_by - 1] =
+			s->sorted_by ? CStringGetTextDatum(s->sorted_by) : (Datum) 0;
+		nulls[Anum_stripe_sorted_by - 1] = s->sorted_by == NULL;
+
+		rel = meta_table_open("stripe", RowExclusiveLock);
+		meta_check_columns("stripe", RelationGetDescr(rel), Natts_stripe);
+		tuple = heap_form_tuple(RelationGetDescr(rel), values, nulls);
+		CatalogTupleInsert(rel, tuple);
+		table_close(rel, RowExclusiveLock);
+	}
+	stream_runs_insert(s->storage_id, s->stripe_num, s->runs, s->nruns);
 }
 
 void

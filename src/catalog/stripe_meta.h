@@ -83,7 +83,8 @@ extern ChunkMeta *stripe_meta_chunks(const StripeMeta *stripe,
 /*
  * The chunks of one chunk group, [column_count], without their zone bounds
  * (min_value and max_value NULL), kept for the backend's next fetches from
- * the group (catalog/chunk_cache.c).
+ * the group (catalog/chunk_cache.c).  NULL when a snapshot that is not MVCC
+ * no longer sees the stripe (see read_chunks).
  */
 extern ChunkMeta *stripe_meta_group_chunks(const StripeMeta *stripe,
 										   Snapshot snapshot, int group);

@@ -222,15 +222,19 @@ metadata_corrupted(ColFetchCursor *c, const StripeMeta *s, const char *what)
 			 errdetail("Stripe " UINT64_FORMAT ": %s.", s->stripe_num, what)));
 }
 
-/* Makes chunk group group of stripe s the cursor's current group. */
-static void
+/*
+ * Makes chunk group group of stripe s the cursor's current group; false if
+ * the fetch's snapshot, not an MVCC one, no longer sees the stripe.
+ */
+static bool
 use_group(ColFetchCursor *c, StripeMeta *s, int group)
 {
 	MemoryContext old;
+	ChunkMeta  *chunks;
 	int			a;
 
 	if (c->stripe == s && c->group == group)
-		return;
+		return true;
 	MemoryContextReset(c->group_cxt);
 	c->stripe = NULL;
 	c->group = -1;
@@ -240,10 +244,14 @@ use_group(ColFetchCursor *c, StripeMeta *s, int group)
 		c->cols[a].frame = UINT32_MAX;
 	}
 	old = MemoryContextSwitchTo(c->group_cxt);
-	c->chunks = stripe_meta_group_chunks(s, c->fetch->snapshot, group);
+	chunks = stripe_meta_group_chunks(s, c->fetch->snapshot, group);
 	MemoryContextSwitchTo(old);
+	if (chunks == NULL)
+		return false;
+	c->chunks = chunks;
 	c->stripe = s;
 	c->group = group;
+	return true;
 }
 
 /* Decodes all the values of col's frame (its value layout in col->raw). */
@@ -390,8 +398,8 @@ col_fetch_row(ColFetchCursor *c, uint64 rownum, TupleTableSlot *slot,
 	row = (uint32) (pos - group * s->chunk_group_row_limit);
 	group_rows = (uint32) Min((uint64) s->chunk_group_row_limit,
 							  s->row_count - group * s->chunk_group_row_limit);
-	if (!c->skips_all)
-		use_group(c, s, (int) group);
+	if (!c->skips_all && !use_group(c, s, (int) group))
+		return false;
 
 	ExecClearTuple(slot);
 
