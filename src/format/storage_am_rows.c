@@ -494,6 +494,54 @@ speculative_tag(LOCKTAG *tag, TransactionId top_xid)
 }
 
 /*
+ * Whether row rownum is held by another transaction still in progress,
+ * which a unique or exclusion check must then wait for, as for a heap
+ * tuple being inserted: if so, says whom in the dirty snapshot and leaves
+ * the row's values in slot when it left its image (always, with an
+ * exclusion constraint: keeps_images) or its stream is written, otherwise
+ * NULLs (a unique check only needs to know whom to wait for).
+ */
+static bool
+in_progress_row(Relation rel, RowFetch *f, uint64 rownum, Snapshot snapshot,
+				TupleTableSlot *slot)
+{
+	TransactionId owner = row_reservation_owner(f->storage_id, rownum,
+												rownum + 1);
+	TransactionId top;
+	SnapshotData killed_check;
+	LOCKTAG		tag;
+
+	if (!TransactionIdIsValid(owner))
+		return false;
+	/* a row its own speculative insertion took back is no one's */
+	InitDirtySnapshot(killed_check);
+	if (!row_mark_visible(f->storage_id, rownum, &killed_check))
+		return false;
+
+	if (!fetch_in_progress(rel, f, rownum, slot))
+		ExecStoreAllNullTuple(slot);
+	row_number_to_tid(rownum, &slot->tts_tid);
+	snapshot->xmin = owner;
+	snapshot->xmax = InvalidTransactionId;
+	snapshot->speculativeToken = 0;
+
+	/*
+	 * Its owner deciding a speculative insertion (maybe of this row): the
+	 * check waits for that, then looks again.
+	 */
+	top = SubTransGetTopmostTransaction(owner);
+	speculative_tag(&tag, top);
+	if (LockAcquire(&tag, ShareLock, false, true) == LOCKACQUIRE_NOT_AVAIL)
+	{
+		snapshot->xmin = top;
+		snapshot->speculativeToken = SPECULATIVE_TOKEN;
+	}
+	else
+		LockRelease(&tag, ShareLock, false);
+	return true;
+}
+
+/*
  * Stores row rownum in slot when snapshot sees it (its stream, and no
  * delete); with check_marks false, only whether its stream holds it.  A
  * scan passes its cursor; without one, the row is copied into the slot,
@@ -529,8 +577,18 @@ fetch_row(Relation rel, uint64 rownum, Snapshot snapshot,
 	found = f->am->fetch(cursor_for(f, fr, cur), rownum, slot, NULL);
 	if (!found && !IsMVCCSnapshot(snapshot))
 	{
-		/* the stream may have committed since the fetcher listed them */
+		/*
+		 * Not in the streams the fetcher listed.  A dirty snapshot first
+		 * asks whether a transaction in progress holds the row, and only
+		 * then are the streams listed again: a writer's commit makes its
+		 * stream visible and its reservation gone at one instant, so in the
+		 * other order a writer committing in between went unseen, and a
+		 * unique check let a duplicate in.
+		 */
 		MemoryContextSwitchTo(old);
+		if (snapshot->snapshot_type == SNAPSHOT_DIRTY &&
+			in_progress_row(rel, f, rownum, snapshot, slot))
+			return true;
 		rebuild_fetcher(f, fr, rel, snapshot);
 		old = MemoryContextSwitchTo(fr->cxt);
 		found = f->am->fetch(cursor_for(f, fr, cur), rownum, slot, NULL);
@@ -538,52 +596,6 @@ fetch_row(Relation rel, uint64 rownum, Snapshot snapshot,
 	MemoryContextSwitchTo(old);
 	if (found && cur == &fr->own)
 		ExecMaterializeSlot(slot);
-	if (!found && snapshot->snapshot_type == SNAPSHOT_DIRTY)
-	{
-		/*
-		 * A row of another transaction still in progress: a unique or
-		 * exclusion check must wait for it, as for a heap tuple being
-		 * inserted.  The slot holds its values when it left its image
-		 * (always, with an exclusion constraint: keeps_images) or is stored
-		 * already, otherwise none (a unique check only needs to know whom
-		 * to wait for).
-		 */
-		TransactionId owner = row_reservation_owner(f->storage_id, rownum,
-													rownum + 1);
-		SnapshotData killed_check;
-
-		/* a row its own speculative insertion took back is no one's */
-		InitDirtySnapshot(killed_check);
-		if (TransactionIdIsValid(owner) &&
-			!row_mark_visible(f->storage_id, rownum, &killed_check))
-			owner = InvalidTransactionId;
-		if (TransactionIdIsValid(owner))
-		{
-			TransactionId top = SubTransGetTopmostTransaction(owner);
-			LOCKTAG		tag;
-
-			if (!fetch_in_progress(rel, f, rownum, slot))
-				ExecStoreAllNullTuple(slot);
-			snapshot->xmin = owner;
-			snapshot->xmax = InvalidTransactionId;
-			snapshot->speculativeToken = 0;
-
-			/*
-			 * Its owner deciding a speculative insertion (maybe of this
-			 * row): the check waits for that, then looks again.
-			 */
-			speculative_tag(&tag, top);
-			if (LockAcquire(&tag, ShareLock, false, true) == LOCKACQUIRE_NOT_AVAIL)
-			{
-				snapshot->xmin = top;
-				snapshot->speculativeToken = SPECULATIVE_TOKEN;
-			}
-			else
-				LockRelease(&tag, ShareLock, false);
-			row_number_to_tid(rownum, &slot->tts_tid);
-			return true;
-		}
-	}
 	if (!found || !check_marks)
 		return found;
 	if (IsMVCCSnapshot(snapshot))
