@@ -382,6 +382,50 @@ row_mark_visible(uint64 storage_id, uint64 rownum, Snapshot snapshot)
 	return !killed && (!any || original);
 }
 
+bool
+row_mark_dead_to_all(uint64 storage_id, uint64 rownum,
+					 GlobalVisState *vistest, TransactionId *deleter)
+{
+	Relation	markrel = meta_table_open("row_mark", AccessShareLock);
+	ScanKeyData keys[2];
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	uint64		successor;
+	bool		dead = false;
+
+	*deleter = InvalidTransactionId;
+	/* committed tombstones, and our own (never dead to all yet) */
+	scan = systable_beginscan(markrel, meta_table_relid("row_mark_key"), true,
+							  SnapshotSelf, row_keys(keys, storage_id, rownum),
+							  keys);
+	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		TransactionId xmin = HeapTupleHeaderGetXmin(tuple->t_data);
+
+		if (!tombstone_successor(tuple, RelationGetDescr(markrel), &successor,
+								 true))
+			continue;
+		if (successor == ROW_MARK_KILLED)
+		{
+			/* seen by no snapshot at any time */
+			dead = true;
+			*deleter = InvalidTransactionId;
+			break;
+		}
+		if (!TransactionIdIsNormal(xmin))
+			dead = true;		/* frozen: older than every snapshot */
+		else if (!TransactionIdIsCurrentTransactionId(xmin) &&
+				 GlobalVisTestIsRemovableXid(vistest, xmin))
+		{
+			dead = true;
+			*deleter = xmin;
+		}
+	}
+	systable_endscan(scan);
+	table_close(markrel, AccessShareLock);
+	return dead;
+}
+
 static int
 cmp_uint64(const void *a, const void *b)
 {

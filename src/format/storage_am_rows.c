@@ -29,6 +29,7 @@
 #include "access/subtrans.h"
 #include "access/sysattr.h"
 #include "access/tableam.h"
+#include "access/transam.h"
 #include "access/tsmapi.h"
 #include "access/xact.h"
 #include "catalog/index.h"
@@ -681,6 +682,25 @@ storage_index_fetch_end(IndexFetchTableData *scan)
 	pfree(scan);
 }
 
+/*
+ * Is row rownum dead to every snapshot (row_mark_dead_to_all)?  Its
+ * deleter, when it is, in *deleter (may be NULL).
+ */
+static bool
+dead_to_all(Relation rel, uint64 rownum, TransactionId *deleter)
+{
+	uint64		storage_id = row_fetch_for(rel)->storage_id;
+	TransactionId xid;
+	bool		dead;
+
+	if (storage_id == 0)
+		return false;
+	dead = row_mark_dead_to_all(storage_id, rownum, GlobalVisTestFor(rel), &xid);
+	if (deleter != NULL)
+		*deleter = xid;
+	return dead;
+}
+
 bool
 storage_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
 						  Snapshot snapshot, TupleTableSlot *slot,
@@ -694,7 +714,11 @@ storage_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
 	found = fetch_row(scan->rel, tid_to_row_number(tid), snapshot, slot, true,
 					  &((StorageIndexFetch *) scan)->cursor);
 	if (!found)
+	{
 		ExecClearTuple(slot);
+		if (all_dead != NULL)
+			*all_dead = dead_to_all(scan->rel, tid_to_row_number(tid), NULL);
+	}
 	return found;
 }
 
@@ -748,15 +772,74 @@ storage_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
  * Index entries are removed by VACUUM, which knows which rows are gone;
  * bottom-up deletion finds nothing to delete here.
  */
+/* At most this many rows are looked up for one bottom-up index deletion. */
+#define BOTTOMUP_MAX_LOOKUPS	256
+
+/*
+ * Index page cleanup: which index entries point to rows dead to every
+ * snapshot.  Entries index scans marked dead (knowndeletable) were so when
+ * marked and stay deletable; the others are looked up, in bottom-up
+ * deletion the "promising" ones (duplicates left by UPDATEs) first, until
+ * the space asked for is freed.  The horizon returned is the latest
+ * deleter, for recovery conflicts on standbys.
+ */
 TransactionId
 storage_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 {
+	TransactionId horizon = InvalidTransactionId;
+	int			freed = 0;
+	int			lookups = 0;
+	int			pass;
 	int			i;
 
-	for (i = 0; i < delstate->ndeltids; i++)
-		delstate->status[delstate->deltids[i].id].knowndeletable = false;
-	delstate->ndeltids = 0;
-	return InvalidTransactionId;
+	for (pass = 0; pass < 2; pass++)
+	{
+		for (i = 0; i < delstate->ndeltids; i++)
+		{
+			TM_IndexDelete *d = &delstate->deltids[i];
+			TM_IndexStatus *st = &delstate->status[d->id];
+			TransactionId deleter;
+			bool		known = st->knowndeletable;
+
+			/* known-dead entries and promising ones first, the others next */
+			if ((pass == 0) != (known || st->promising))
+				continue;
+			if (!known)
+			{
+				if (delstate->bottomup &&
+					(freed >= delstate->bottomupfreespace ||
+					 lookups >= BOTTOMUP_MAX_LOOKUPS))
+					continue;
+				/* a simple deletion's extra entries are not worth a lookup */
+				if (!delstate->bottomup)
+					continue;
+				lookups++;
+			}
+			if (dead_to_all(rel, tid_to_row_number(&d->tid), &deleter))
+			{
+				st->knowndeletable = true;
+				freed += st->freespace;
+				if (TransactionIdIsValid(deleter) &&
+					(!TransactionIdIsValid(horizon) ||
+					 TransactionIdFollows(deleter, horizon)))
+					horizon = deleter;
+			}
+			else if (known)
+			{
+				/*
+				 * Marked dead while dead to all, yet not found so now: the
+				 * horizon went back (a standby's feedback).  The entry stays
+				 * deletable, as the caller relies on; its deleter is then
+				 * unknown, so the horizon covers every finished transaction.
+				 */
+				TransactionId latest = ReadNextTransactionId();
+
+				TransactionIdRetreat(latest);
+				horizon = latest;
+			}
+		}
+	}
+	return horizon;
 }
 
 /* ---- inserts ---- */
