@@ -135,7 +135,7 @@ stream_runs_delete(uint64 storage_id, int64 stream_num)
 
 bool
 stream_runs_find(uint64 storage_id, uint64 rownum, Snapshot snapshot,
-				 uint64 *stream_num)
+				 uint64 *stream_num, TransactionId *writer)
 {
 	Relation	rel = meta_table_open("row_run", AccessShareLock);
 	Relation	index = index_open(meta_table_relid("row_run_lookup"),
@@ -160,6 +160,8 @@ stream_runs_find(uint64 storage_id, uint64 rownum, Snapshot snapshot,
 		found = rownum - run.run.first < run.run.count;
 		if (found)
 			*stream_num = run.stream_num;
+		if (found && writer != NULL)
+			*writer = HeapTupleHeaderGetXmin(tuple->t_data);
 	}
 	systable_endscan_ordered(scan);
 	index_close(index, AccessShareLock);
@@ -299,7 +301,7 @@ stream_finder_find(StreamFinder *f, uint64 rownum, uint64 *pos)
 	}
 
 	f->lookups++;
-	if (!stream_runs_find(f->storage_id, rownum, f->snapshot, &num))
+	if (!stream_runs_find(f->storage_id, rownum, f->snapshot, &num, NULL))
 		return -1;
 	old = MemoryContextSwitchTo(f->cxt);
 	ItemPointerSetInvalid(&tid);
@@ -308,7 +310,7 @@ stream_finder_find(StreamFinder *f, uint64 rownum, uint64 *pos)
 	if (stream != NULL)
 		add_stream(f, stream);
 	else if (f->snapshot != NULL && !IsMVCCSnapshot(f->snapshot) &&
-			 !stream_runs_find(f->storage_id, rownum, f->snapshot, &num))
+			 !stream_runs_find(f->storage_id, rownum, f->snapshot, &num, NULL))
 	{
 		/*
 		 * Not an MVCC snapshot: the stream's writer rolled back, or its

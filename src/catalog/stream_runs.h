@@ -39,10 +39,12 @@ extern void stream_runs_delete(uint64 storage_id, int64 stream_num);
 
 /*
  * The stream holding rownum among those snapshot sees, in *stream_num;
- * false when none does.
+ * false when none does.  *writer, when asked, is the transaction that
+ * wrote the stream (its metadata rows).
  */
 extern bool stream_runs_find(uint64 storage_id, uint64 rownum,
-							 Snapshot snapshot, uint64 *stream_num);
+							 Snapshot snapshot, uint64 *stream_num,
+							 TransactionId *writer);
 
 /*
  * The streams a fetch by TID has met: found one by one through

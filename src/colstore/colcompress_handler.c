@@ -20,10 +20,12 @@
 #include "colstore/col_writer.h"
 #include "format/pending_writes.h"
 #include "format/storage_am.h"
+#include "format/storage_slots.h"
 
 /*
- * Rows are virtual tuples built from the decoded columns.  One difference
- * from TTSOpsVirtual: a heap tuple copied out of the slot keeps the row's
+ * Rows are virtual tuples built from the decoded columns, with the system
+ * columns of format/storage_slots.c.  One more difference from
+ * TTSOpsVirtual: a heap tuple copied out of the slot keeps the row's
  * TID.  ANALYZE copies its sample rows so and sorts them by that TID to put
  * them back in table order, from which it computes each column's
  * correlation; with TTSOpsVirtual every copy's TID is invalid, the sample
@@ -47,7 +49,7 @@ col_slot_callbacks(Relation rel)
 {
 	if (col_slot_ops.copy_heap_tuple == NULL)
 	{
-		col_slot_ops = TTSOpsVirtual;
+		storage_slot_ops_init(&col_slot_ops, &TTSOpsVirtual);
 		col_slot_ops.copy_heap_tuple = col_copy_heap_tuple;
 	}
 	return &col_slot_ops;

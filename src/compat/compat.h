@@ -204,6 +204,17 @@ compat_attstattarget(Relation rel, AttrNumber attnum)
 #define compat_index_insert_cleanup(index, info) ((void) 0)
 #endif
 
+/*
+ * From 17 on, foreign key checks ask a slot whether the current
+ * transaction created its row (slot_is_current_xact_tuple); before, they
+ * read its xmin.  compat_slot_ops_is_current sets that callback, if any.
+ */
+#if PG_VERSION_NUM >= 170000
+#define compat_slot_ops_is_current(ops, fn) ((ops)->is_current_xact_tuple = (fn))
+#else
+#define compat_slot_ops_is_current(ops, fn) ((void) (fn))
+#endif
+
 /* vac_update_relstats gained num_all_frozen_pages in 18. */
 #if PG_VERSION_NUM >= 180000
 #define compat_vac_update_relstats(rel, pages, tuples, visible, hasindex, frozenxid, minmulti) \

@@ -260,6 +260,14 @@ extern bool storage_tuple_fetch_row_version(Relation rel, ItemPointer tid,
 											Snapshot snapshot,
 											TupleTableSlot *slot);
 extern bool storage_tuple_tid_valid(TableScanDesc scan, ItemPointer tid);
+
+/*
+ * The transaction that wrote row tid of rel to storage (the one that
+ * inserted it, or the rewrite that last moved it), or the current one for
+ * a row it still buffers; false when no stream holds the row.
+ */
+extern bool storage_row_writer(Relation rel, ItemPointer tid,
+							   TransactionId *writer);
 extern void storage_tuple_get_latest_tid(TableScanDesc scan, ItemPointer tid);
 extern bool storage_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
 											 Snapshot snapshot);

@@ -52,6 +52,7 @@
 #include "catalog/free_space.h"
 #include "catalog/row_marks.h"
 #include "catalog/row_reservations.h"
+#include "catalog/stream_runs.h"
 #include "format/pending_writes.h"
 #include "format/row_number.h"
 #include "format/storage.h"
@@ -729,6 +730,24 @@ storage_tuple_fetch_row_version(Relation rel, ItemPointer tid,
 								Snapshot snapshot, TupleTableSlot *slot)
 {
 	return fetch_row(rel, tid_to_row_number(tid), snapshot, slot, true, NULL);
+}
+
+bool
+storage_row_writer(Relation rel, ItemPointer tid, TransactionId *writer)
+{
+	uint64		rownum = tid_to_row_number(tid);
+	uint64		storage_id = row_fetch_for(rel)->storage_id;
+	uint64		stream_num;
+
+	if (pending_holds_row(rel, rownum))
+	{
+		*writer = GetTopTransactionId();
+		return true;
+	}
+	/* the row was just read: its stream is committed, or ours */
+	return storage_id != 0 &&
+		stream_runs_find(storage_id, rownum, SnapshotSelf, &stream_num,
+						 writer);
 }
 
 bool

@@ -35,6 +35,7 @@
 #include "format/row_number.h"
 #include "format/storage.h"
 #include "format/storage_am.h"
+#include "format/storage_slots.h"
 #include "format/stream_dict.h"
 #include "rowstore/row_reader.h"
 
@@ -712,8 +713,8 @@ store_tuple(RowReader *r, uint32 *row_offset, uint64 rownum,
 						  slot->tts_isnull);
 		ExecStoreVirtualTuple(slot);
 	}
-	else if (TTS_IS_MINIMALTUPLE(slot))
-		ExecStoreMinimalTuple(tup, slot, false);
+	else if (storage_slot_is_minimal(slot))
+		storage_slot_store_minimal(tup, slot);
 	else
 		ExecForceStoreMinimalTuple(tup, slot, false);
 	row_number_to_tid(rownum, &slot->tts_tid);

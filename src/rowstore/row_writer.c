@@ -41,6 +41,7 @@
 #include "format/row_runs.h"
 #include "format/storage.h"
 #include "format/storage_am.h"
+#include "format/storage_slots.h"
 #include "rowstore/row_batch.h"
 #include "rowstore/row_writer.h"
 
@@ -226,7 +227,7 @@ append_slot_tuple(RowWriter *w, Relation rel, TupleTableSlot *slot)
 	uint64		len;
 	bool		slow = false;
 
-	if (!TTS_IS_MINIMALTUPLE(slot) || TTS_EMPTY(slot) ||
+	if (!storage_slot_is_minimal(slot) || TTS_EMPTY(slot) ||
 		slot->tts_tupleDescriptor->natts != w->tupdesc->natts)
 		return false;
 	tup = ((MinimalTupleTableSlot *) slot)->mintuple;

@@ -15,6 +15,7 @@
 
 #include "format/pending_writes.h"
 #include "format/storage_am.h"
+#include "format/storage_slots.h"
 #include "rowstore/row_ddl.h"
 #include "rowstore/row_scan.h"
 #include "rowstore/row_tableam.h"
@@ -22,12 +23,13 @@
 
 /*
  * Rows are MinimalTuples inside the decompressed batch: a scan stores a
- * pointer to them, and PostgreSQL deforms only the columns it needs.
+ * pointer to them, and PostgreSQL deforms only the columns it needs.  The
+ * slots have the system columns of format/storage_slots.c.
  */
 static const TupleTableSlotOps *
 row_slot_callbacks(Relation rel)
 {
-	return &TTSOpsMinimalTuple;
+	return storage_slot_minimal_ops();
 }
 
 static void

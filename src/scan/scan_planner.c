@@ -101,6 +101,31 @@ used_columns(List *exprs, Index relid, int natts)
 	return result;
 }
 
+/*
+ * Does the query read a system column other than ctid and tableoid (xmin)?
+ * Our scans' slots do not have them; the table AM's slots answer xmin
+ * (format/storage_slots.c).
+ */
+static bool
+uses_row_system_columns(RelOptInfo *rel)
+{
+	Bitmapset  *attrs = NULL;
+	int			member = -1;
+
+	pull_varattnos((Node *) rel->reltarget->exprs, rel->relid, &attrs);
+	pull_varattnos((Node *) extract_actual_clauses(rel->baserestrictinfo, false),
+				   rel->relid, &attrs);
+	while ((member = bms_next_member(attrs, member)) >= 0)
+	{
+		AttrNumber	attno = member + FirstLowInvalidHeapAttributeNumber;
+
+		if (attno < 0 && attno != SelfItemPointerAttributeNumber &&
+			attno != TableOidAttributeNumber)
+			return true;
+	}
+	return false;
+}
+
 /* The share of a path's rows one participant handles, as costsize.c has it. */
 double
 parallel_divisor(int parallel_workers)
@@ -967,7 +992,7 @@ col_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 						frame_rows_of(Max(ropts.batch_size, 1),
 									  get_relation_data_width(rte->relid, NULL)),
 						natts);
-		if (storage_engine_enable_custom_scan)
+		if (storage_engine_enable_custom_scan && !uses_row_system_columns(rel))
 			add_row_scan_path(root, rel, rte->relid, natts,
 							  Max(ropts.batch_size, 1));
 		return;
@@ -999,7 +1024,7 @@ col_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	/* the table AM's own parallel scan obeys the same switch */
 	if (!storage_engine_enable_parallel_execution)
 		rel->partial_pathlist = NIL;
-	if (!storage_engine_enable_custom_scan)
+	if (!storage_engine_enable_custom_scan || uses_row_system_columns(rel))
 		return;
 
 	add_path(rel, (Path *) make_col_path(root, rel, natts, nused, 0, pruned,

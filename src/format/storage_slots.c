@@ -1,0 +1,150 @@
+/*-------------------------------------------------------------------------
+ *
+ * storage_slots.c
+ *	  The tuple slots of both access methods: PostgreSQL's virtual slots
+ *	  (colcompress builds rows from decoded columns) and minimal-tuple
+ *	  slots (rowcompress stores its rows as minimal tuples), extended with
+ *	  the system columns a row of ours can answer.
+ *
+ *	  PostgreSQL's own virtual and minimal-tuple slots have no system
+ *	  columns, and foreign key triggers ask one: on an UPDATE of a
+ *	  referencing row, whether the current transaction inserted the old
+ *	  row (through its xmin up to 16, slot_is_current_xact_tuple from 17
+ *	  on).  Every UPDATE of a table with a foreign key failed ("cannot
+ *	  retrieve a system column in this context").  A row's xmin here is
+ *	  the transaction that wrote it to storage: the one that inserted it,
+ *	  or the rewrite (VACUUM, repack, merge) that last moved it, found
+ *	  through the row's run in engine.row_run; the current transaction for
+ *	  a row it still buffers.  Other system columns (xmax, cmin, cmax) stay
+ *	  unavailable, with PostgreSQL's error.
+ *
+ *	  A slot type of our own is not PostgreSQL's minimal-tuple type, which
+ *	  ExecStoreMinimalTuple insists on: rowcompress's slots copy and store
+ *	  tuples with a copy of what it does for that type.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "access/sysattr.h"
+#include "access/transam.h"
+#include "access/xact.h"
+#include "utils/rel.h"
+
+#include "format/storage_am.h"
+#include "format/storage_slots.h"
+
+static TupleTableSlotOps minimal_ops;
+
+/* The transaction that wrote the slot's row; false when unknown. */
+static bool
+slot_writer(TupleTableSlot *slot, TransactionId *writer)
+{
+	Relation	rel;
+	bool		found;
+
+	if (TTS_EMPTY(slot) || !OidIsValid(slot->tts_tableOid) ||
+		!ItemPointerIsValid(&slot->tts_tid))
+		return false;
+	rel = RelationIdGetRelation(slot->tts_tableOid);
+	if (!RelationIsValid(rel))
+		return false;
+	found = storage_row_writer(rel, &slot->tts_tid, writer);
+	RelationClose(rel);
+	return found;
+}
+
+static pg_noreturn void
+no_system_column(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("cannot retrieve a system column in this context")));
+}
+
+static Datum
+storage_slot_getsysattr(TupleTableSlot *slot, int attnum, bool *isnull)
+{
+	TransactionId writer;
+
+	if (attnum != MinTransactionIdAttributeNumber ||
+		!slot_writer(slot, &writer))
+		no_system_column();
+	*isnull = false;
+	return TransactionIdGetDatum(writer);
+}
+
+static bool
+storage_slot_is_current(TupleTableSlot *slot)
+{
+	TransactionId writer;
+
+	if (!slot_writer(slot, &writer))
+		no_system_column();
+	return TransactionIdIsCurrentTransactionId(writer);
+}
+
+void
+storage_slot_ops_init(TupleTableSlotOps *ops, const TupleTableSlotOps *base)
+{
+	*ops = *base;
+	ops->getsysattr = storage_slot_getsysattr;
+	compat_slot_ops_is_current(ops, storage_slot_is_current);
+}
+
+/* what ExecStoreMinimalTuple does for PostgreSQL's type */
+static void
+store_minimal(MinimalTuple tup, TupleTableSlot *slot, bool should_free)
+{
+	MinimalTupleTableSlot *mslot = (MinimalTupleTableSlot *) slot;
+
+	ExecClearTuple(slot);
+	slot->tts_flags &= ~TTS_FLAG_EMPTY;
+	slot->tts_nvalid = 0;
+	mslot->off = 0;
+	mslot->mintuple = tup;
+	mslot->minhdr.t_len = tup->t_len + MINIMAL_TUPLE_OFFSET;
+	mslot->minhdr.t_data = (HeapTupleHeader) ((char *) tup - MINIMAL_TUPLE_OFFSET);
+	if (should_free)
+		slot->tts_flags |= TTS_FLAG_SHOULDFREE;
+}
+
+/* PostgreSQL's copyslot, which stores with ExecStoreMinimalTuple */
+static void
+copy_minimal(TupleTableSlot *dst, TupleTableSlot *src)
+{
+	MemoryContext old = MemoryContextSwitchTo(dst->tts_mcxt);
+	MinimalTuple tup = ExecCopySlotMinimalTuple(src);
+
+	MemoryContextSwitchTo(old);
+	store_minimal(tup, dst, true);
+}
+
+const TupleTableSlotOps *
+storage_slot_minimal_ops(void)
+{
+	if (minimal_ops.getsysattr == NULL)
+	{
+		storage_slot_ops_init(&minimal_ops, &TTSOpsMinimalTuple);
+		minimal_ops.copyslot = copy_minimal;
+	}
+	return &minimal_ops;
+}
+
+bool
+storage_slot_is_minimal(TupleTableSlot *slot)
+{
+	return slot->tts_ops == &TTSOpsMinimalTuple || slot->tts_ops == &minimal_ops;
+}
+
+void
+storage_slot_store_minimal(MinimalTuple tup, TupleTableSlot *slot)
+{
+	if (slot->tts_ops == &TTSOpsMinimalTuple)
+		ExecStoreMinimalTuple(tup, slot, false);
+	else
+	{
+		Assert(slot->tts_ops == &minimal_ops);
+		store_minimal(tup, slot, false);
+	}
+}
