@@ -974,9 +974,12 @@ col_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 
 	/*
 	 * Tables and partitions (members of an append relation) alike;
-	 * TABLESAMPLE is the sample scan's business.
+	 * TABLESAMPLE is the sample scan's business.  A table with inheritance
+	 * children (rte->inh) is an append relation here: its paths are
+	 * Appends over the members, its own rows one of them (a scan of the
+	 * table alone returned the parent's rows only).
 	 */
-	if (!IS_SIMPLE_REL(rel) || rte->rtekind != RTE_RELATION ||
+	if (!IS_SIMPLE_REL(rel) || rte->rtekind != RTE_RELATION || rte->inh ||
 		rte->relkind == RELKIND_PARTITIONED_TABLE || rte->tablesample != NULL)
 		return;
 	relation = table_open(rte->relid, NoLock);
