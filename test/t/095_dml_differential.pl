@@ -56,13 +56,13 @@ $node->safe_psql('postgres', q{
 # runs pgbench with script on the node; its output
 sub race
 {
-	my ($name, $text) = @_;
+	my ($name, $text, @options) = @_;
 	my $script = "$ENV{TESTDIR}/$name.sql";
 	open(my $fh, '>', $script) or die "could not write $script: $!";
 	print $fh $text;
 	close($fh);
 	my ($out, $err) = ('', '');
-	IPC::Run::run([ 'pgbench', '-n', '-c', '8', '-j', '2', '-T', '8', '--failures-detailed', '-f', $script,
+	IPC::Run::run([ 'pgbench', '-n', '-c', '8', '-j', '2', '-T', '8', '--failures-detailed', @options, '-f', $script,
 					$node->connstr('postgres') ], '>', \$out, '2>', \$err);
 	return "$out$err";
 }
@@ -143,6 +143,73 @@ is($node->safe_psql('postgres', q{
 		UNION ALL SELECT * FROM up_r EXCEPT SELECT * FROM up_h
 		UNION ALL SELECT * FROM up_h EXCEPT SELECT * FROM up_r) d}),
 	'0', 'concurrent upserts and deletes, one statement each: the three tables end alike');
+
+# Foreign keys under concurrency, both access methods: children inserted
+# and moved between parents while parents are deleted (cascading) and
+# inserted again.  Only foreign key and unique violations may fail a
+# statement (the function swallows them); no child may end without its
+# parent.  Every UPDATE of a child once failed ("cannot retrieve a system
+# column"), and bank transfers check that concurrent updates of one row
+# lose none (EvalPlanQual): the balances' sum stays.  Two transfers may
+# lock their two rows in opposite orders, as on heap: such a deadlock is
+# retried.
+$node->safe_psql('postgres', q{
+	CREATE TABLE fk_parent_c (id int PRIMARY KEY, n int) USING colcompress;
+	CREATE TABLE fk_child_c (cid serial PRIMARY KEY,
+		pid int REFERENCES fk_parent_c ON DELETE CASCADE, v int) USING colcompress;
+	CREATE INDEX ON fk_child_c (pid);
+	CREATE TABLE fk_parent_r (id int PRIMARY KEY, n int) USING rowcompress;
+	CREATE TABLE fk_child_r (cid serial PRIMARY KEY,
+		pid int REFERENCES fk_parent_r ON DELETE CASCADE, v int) USING rowcompress;
+	CREATE INDEX ON fk_child_r (pid);
+	INSERT INTO fk_parent_c SELECT g, 0 FROM generate_series(1, 10) g;
+	INSERT INTO fk_parent_r SELECT g, 0 FROM generate_series(1, 10) g;
+	CREATE FUNCTION fk_op(t text, op int, k int) RETURNS void LANGUAGE plpgsql AS $$
+	BEGIN
+		IF op <= 5 THEN
+			EXECUTE format('INSERT INTO fk_child_%s (pid, v) VALUES ($1, 1)', t) USING k;
+		ELSIF op <= 7 THEN
+			EXECUTE format('DELETE FROM fk_parent_%s WHERE id = $1', t) USING k;
+		ELSIF op <= 9 THEN
+			EXECUTE format('INSERT INTO fk_parent_%s VALUES ($1, 0)
+				ON CONFLICT (id) DO UPDATE SET n = fk_parent_%s.n + 1', t, t) USING k;
+		ELSE
+			EXECUTE format('UPDATE fk_child_%s SET pid = $1
+				WHERE cid = (SELECT max(cid) FROM fk_child_%s)', t, t) USING k;
+		END IF;
+	EXCEPTION WHEN foreign_key_violation OR unique_violation THEN
+		NULL;
+	END $$;
+	CREATE TABLE acc_c (id int PRIMARY KEY, bal int) USING colcompress;
+	CREATE TABLE acc_r (id int PRIMARY KEY, bal int) USING rowcompress;
+	INSERT INTO acc_c SELECT g, 1000 FROM generate_series(1, 20) g;
+	INSERT INTO acc_r SELECT g, 1000 FROM generate_series(1, 20) g;
+});
+$out = race('foreign_keys', q{\set k random(1, 10)
+\set op random(1, 10)
+\set t random(1, 2)
+\set a random(1, 20)
+\set b random(1, 20)
+\set x random(1, 100)
+\if :t = 1
+SELECT fk_op('c', :op, :k);
+UPDATE acc_c SET bal = bal + CASE WHEN id = :a THEN -:x ELSE :x END WHERE id IN (:a, :b) AND :a <> :b;
+\else
+SELECT fk_op('r', :op, :k);
+UPDATE acc_r SET bal = bal + CASE WHEN id = :a THEN -:x ELSE :x END WHERE id IN (:a, :b) AND :a <> :b;
+\endif
+}, '--max-tries', '10');
+unlike($out, qr/ERROR:/, 'foreign keys and transfers under concurrency: no statement fails')
+  or diag($out);
+is($node->safe_psql('postgres', q{
+	SELECT (SELECT count(*) FROM fk_child_c c
+			WHERE NOT EXISTS (SELECT FROM fk_parent_c p WHERE p.id = c.pid))
+		 + (SELECT count(*) FROM fk_child_r c
+			WHERE NOT EXISTS (SELECT FROM fk_parent_r p WHERE p.id = c.pid))}),
+	'0', 'foreign keys under concurrency: no child without its parent');
+is($node->safe_psql('postgres',
+	'SELECT (SELECT sum(bal) FROM acc_c) || \',\' || (SELECT sum(bal) FROM acc_r)'),
+	'20000,20000', 'concurrent transfers: no update lost');
 
 $node->stop;
 done_testing();
