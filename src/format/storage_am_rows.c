@@ -725,11 +725,30 @@ storage_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
 
 /* ---- single rows by TID ---- */
 
+static void refuse_retired_row(Relation rel, uint64 rownum);
+
 bool
 storage_tuple_fetch_row_version(Relation rel, ItemPointer tid,
 								Snapshot snapshot, TupleTableSlot *slot)
 {
-	return fetch_row(rel, tid_to_row_number(tid), snapshot, slot, true, NULL);
+	uint64		rownum = tid_to_row_number(tid);
+
+	if (fetch_row(rel, rownum, snapshot, slot, true, NULL))
+		return true;
+
+	/*
+	 * UPDATE and DELETE fetch the row their scan found as it is now
+	 * (SnapshotAny) before they change it.  A repack that moved it since
+	 * the scan's snapshot retired its stream: that is the concurrent
+	 * rewrite refuse_retired_row reports, not a row gone missing ("failed
+	 * to fetch tuple being updated").
+	 */
+	if (snapshot->snapshot_type == SNAPSHOT_ANY)
+	{
+		storage_lock_for_dml(rel);
+		refuse_retired_row(rel, rownum);
+	}
+	return false;
 }
 
 bool
@@ -1202,6 +1221,8 @@ storage_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 			break;
 		}
 		rownum = successor;
+		/* a rewrite since our snapshot moved it: as for the first row */
+		refuse_retired_row(rel, rownum);
 		row_number_to_tid(rownum, tid);
 		tmfd->traversed = true;
 		CHECK_FOR_INTERRUPTS();

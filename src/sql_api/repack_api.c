@@ -72,7 +72,16 @@ step(Oid relid, const char *am_name, double deleted_fraction,
 	PushActiveSnapshot(GetTransactionSnapshot());
 	rel = open_table(relid, am_name);
 	am = storage_am_for(rel);
-	/* no DELETE, UPDATE or row lock may be pending on old row numbers */
+	/*
+	 * No DELETE, UPDATE or row lock may be pending on old row numbers (the
+	 * rewrite lock), and statements that write come after the step's
+	 * commit, with snapshots that see the moved rows: they lock the table
+	 * before they take their snapshot, and ExclusiveLock holds them off
+	 * (as VACUUM's rewrite does, storage_vacuum.c).  Otherwise a READ
+	 * COMMITTED UPDATE meeting a moved row fails with a serialization
+	 * failure.
+	 */
+	LockRelation(rel, ExclusiveLock);
 	storage_lock_for_rewrite(rel);
 	storage_vacuum_reclaim(am, rel, rel->rd_rel->reltuples, NULL);
 	if (max_streams == 0)
