@@ -384,9 +384,18 @@ row_scan_zones_all(CustomScanState *node, ZoneTestFn test, void *arg)
 	return row_reader_zones_all(reader_of((RowScanState *) node), test, arg);
 }
 
+/*
+ * An EvalPlanQual recheck hands the scan the row to test in a table slot
+ * (minimal-tuple), not the scan's own slot.  Before PostgreSQL 16 a custom
+ * scan cannot declare its scan slot type, so the executor takes it for a
+ * virtual slot and reads its values without deforming: the row is deformed
+ * here, or the recheck saw zeros (an UPDATE wrote "v + 10" as 10, or
+ * skipped the row as failing its WHERE clause).
+ */
 static bool
 recheck_row(ScanState *ss, TupleTableSlot *slot)
 {
+	slot_getallattrs(slot);
 	return true;
 }
 
