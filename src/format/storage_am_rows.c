@@ -806,10 +806,6 @@ storage_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
 					 f->scratch, true, NULL);
 }
 
-/*
- * Index entries are removed by VACUUM, which knows which rows are gone;
- * bottom-up deletion finds nothing to delete here.
- */
 /* At most this many rows are looked up for one bottom-up index deletion. */
 #define BOTTOMUP_MAX_LOOKUPS	256
 
