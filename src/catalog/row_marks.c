@@ -383,8 +383,7 @@ row_mark_visible(uint64 storage_id, uint64 rownum, Snapshot snapshot)
 }
 
 bool
-row_mark_dead_to_all(uint64 storage_id, uint64 rownum,
-					 GlobalVisState *vistest, TransactionId *deleter)
+row_mark_dead_to_all(uint64 storage_id, uint64 rownum, GlobalVisState *vistest)
 {
 	Relation	markrel = meta_table_open("row_mark", AccessShareLock);
 	ScanKeyData keys[2];
@@ -393,7 +392,6 @@ row_mark_dead_to_all(uint64 storage_id, uint64 rownum,
 	uint64		successor;
 	bool		dead = false;
 
-	*deleter = InvalidTransactionId;
 	/* committed tombstones, and our own (never dead to all yet) */
 	scan = systable_beginscan(markrel, meta_table_relid("row_mark_key"), true,
 							  SnapshotSelf, row_keys(keys, storage_id, rownum),
@@ -405,21 +403,11 @@ row_mark_dead_to_all(uint64 storage_id, uint64 rownum,
 		if (!tombstone_successor(tuple, RelationGetDescr(markrel), &successor,
 								 true))
 			continue;
-		if (successor == ROW_MARK_KILLED)
-		{
-			/* seen by no snapshot at any time */
+		/* killed: seen by no snapshot at any time; frozen: older than all */
+		if (successor == ROW_MARK_KILLED || !TransactionIdIsNormal(xmin) ||
+			(!TransactionIdIsCurrentTransactionId(xmin) &&
+			 GlobalVisTestIsRemovableXid(vistest, xmin)))
 			dead = true;
-			*deleter = InvalidTransactionId;
-			break;
-		}
-		if (!TransactionIdIsNormal(xmin))
-			dead = true;		/* frozen: older than every snapshot */
-		else if (!TransactionIdIsCurrentTransactionId(xmin) &&
-				 GlobalVisTestIsRemovableXid(vistest, xmin))
-		{
-			dead = true;
-			*deleter = xmin;
-		}
 	}
 	systable_endscan(scan);
 	table_close(markrel, AccessShareLock);

@@ -84,13 +84,10 @@ extern uint64 *row_mark_dead_rows(uint64 storage_id, TransactionId oldest_xmin,
  * Is the row dead to every snapshot running or yet to be taken: killed, or
  * retired by a transaction vistest says every snapshot sees as committed?
  * Index scans and unique checks then mark its index entries dead, and
- * index page cleanup removes them.  *deleter: the retiring transaction, for
- * the removal's recovery conflict horizon (invalid when no snapshot ever
- * saw the row or the mark is frozen).
+ * index page cleanup removes them.
  */
 extern bool row_mark_dead_to_all(uint64 storage_id, uint64 rownum,
-								 struct GlobalVisState *vistest,
-								 TransactionId *deleter);
+								 struct GlobalVisState *vistest);
 
 /* VACUUM: removes the marks of rows [first, last], whose stream is gone. */
 extern void row_mark_delete_range(uint64 storage_id, uint64 first,

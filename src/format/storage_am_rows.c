@@ -42,6 +42,7 @@
 #include "optimizer/optimizer.h"
 #include "storage/lmgr.h"
 #include "storage/predicate.h"
+#include "storage/procarray.h"
 #include "pgstat.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
@@ -683,23 +684,14 @@ storage_index_fetch_end(IndexFetchTableData *scan)
 	pfree(scan);
 }
 
-/*
- * Is row rownum dead to every snapshot (row_mark_dead_to_all)?  Its
- * deleter, when it is, in *deleter (may be NULL).
- */
+/* Is row rownum dead to every snapshot (row_mark_dead_to_all)? */
 static bool
-dead_to_all(Relation rel, uint64 rownum, TransactionId *deleter)
+dead_to_all(Relation rel, uint64 rownum)
 {
 	uint64		storage_id = row_fetch_for(rel)->storage_id;
-	TransactionId xid;
-	bool		dead;
 
-	if (storage_id == 0)
-		return false;
-	dead = row_mark_dead_to_all(storage_id, rownum, GlobalVisTestFor(rel), &xid);
-	if (deleter != NULL)
-		*deleter = xid;
-	return dead;
+	return storage_id != 0 &&
+		row_mark_dead_to_all(storage_id, rownum, GlobalVisTestFor(rel));
 }
 
 bool
@@ -718,7 +710,7 @@ storage_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
 	{
 		ExecClearTuple(slot);
 		if (all_dead != NULL)
-			*all_dead = dead_to_all(scan->rel, tid_to_row_number(tid), NULL);
+			*all_dead = dead_to_all(scan->rel, tid_to_row_number(tid));
 	}
 	return found;
 }
@@ -806,73 +798,29 @@ storage_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
 					 f->scratch, true, NULL);
 }
 
-/* At most this many rows are looked up for one bottom-up index deletion. */
-#define BOTTOMUP_MAX_LOOKUPS	256
-
 /*
- * Index page cleanup: which index entries point to rows dead to every
- * snapshot.  Entries index scans marked dead (knowndeletable) were so when
- * marked and stay deletable; the others are looked up, in bottom-up
- * deletion the "promising" ones (duplicates left by UPDATEs) first, until
- * the space asked for is freed.  The horizon returned is the latest
- * deleter, for recovery conflicts on standbys.
+ * Index page cleanup, which btree runs with the index page locked.  heap's
+ * implementation reads only table pages here; reading our metadata tables
+ * would take locks and process invalidations under that page lock.  So
+ * nothing is looked up: entries index scans marked dead (knowndeletable:
+ * their rows were dead to every snapshot then) are deletable, the others
+ * wait for VACUUM (bottom-up deletion frees nothing).  The recovery
+ * conflict horizon: every marked row's deleter committed before the oldest
+ * transaction a snapshot may still see as running.
  */
 TransactionId
 storage_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 {
-	TransactionId horizon = InvalidTransactionId;
-	int			freed = 0;
-	int			lookups = 0;
-	int			pass;
+	TransactionId horizon;
 	int			i;
 
-	for (pass = 0; pass < 2; pass++)
-	{
-		for (i = 0; i < delstate->ndeltids; i++)
-		{
-			TM_IndexDelete *d = &delstate->deltids[i];
-			TM_IndexStatus *st = &delstate->status[d->id];
-			TransactionId deleter;
-			bool		known = st->knowndeletable;
-
-			/* known-dead entries and promising ones first, the others next */
-			if ((pass == 0) != (known || st->promising))
-				continue;
-			if (!known)
-			{
-				if (delstate->bottomup &&
-					(freed >= delstate->bottomupfreespace ||
-					 lookups >= BOTTOMUP_MAX_LOOKUPS))
-					continue;
-				/* a simple deletion's extra entries are not worth a lookup */
-				if (!delstate->bottomup)
-					continue;
-				lookups++;
-			}
-			if (dead_to_all(rel, tid_to_row_number(&d->tid), &deleter))
-			{
-				st->knowndeletable = true;
-				freed += st->freespace;
-				if (TransactionIdIsValid(deleter) &&
-					(!TransactionIdIsValid(horizon) ||
-					 TransactionIdFollows(deleter, horizon)))
-					horizon = deleter;
-			}
-			else if (known)
-			{
-				/*
-				 * Marked dead while dead to all, yet not found so now: the
-				 * horizon went back (a standby's feedback).  The entry stays
-				 * deletable, as the caller relies on; its deleter is then
-				 * unknown, so the horizon covers every finished transaction.
-				 */
-				TransactionId latest = ReadNextTransactionId();
-
-				TransactionIdRetreat(latest);
-				horizon = latest;
-			}
-		}
-	}
+	for (i = 0; i < delstate->ndeltids; i++)
+		if (delstate->status[delstate->deltids[i].id].knowndeletable)
+			break;
+	if (i == delstate->ndeltids)
+		return InvalidTransactionId;
+	horizon = GetOldestNonRemovableTransactionId(rel);
+	TransactionIdRetreat(horizon);
 	return horizon;
 }
 
