@@ -67,11 +67,11 @@ row_keys(ScanKey keys, uint64 storage_id, uint64 rownum)
 
 /*
  * Is the mark a tombstone?  *successor: the row number of the new version,
- * or ROW_MARK_DELETED (killed rows too, unless keep_killed).
+ * or ROW_MARK_DELETED (killed and moved rows too, unless keep_special).
  */
 static bool
 tombstone_successor(HeapTuple tuple, TupleDesc desc, uint64 *successor,
-					bool keep_killed)
+					bool keep_special)
 {
 	bool		isnull;
 	Datum		d = heap_getattr(tuple, Anum_row_mark_successor, desc, &isnull);
@@ -79,10 +79,31 @@ tombstone_successor(HeapTuple tuple, TupleDesc desc, uint64 *successor,
 	if (!isnull)
 	{
 		*successor = (uint64) DatumGetInt64(d);
-		if (*successor == ROW_MARK_KILLED && !keep_killed)
+		if ((*successor == ROW_MARK_KILLED || *successor == ROW_MARK_MOVED) &&
+			!keep_special)
 			*successor = ROW_MARK_DELETED;
 	}
 	return !isnull;
+}
+
+/*
+ * The result a writer meeting a retired row gets: TM_Deleted, or
+ * TM_Updated with the new version's TID in ctid, or with heap's
+ * moved-partitions mark there (which the executor reports).
+ */
+static TM_Result
+retired_as(uint64 successor, uint64 rownum, TM_FailureData *tmfd)
+{
+	if (successor == ROW_MARK_DELETED || successor == ROW_MARK_KILLED)
+	{
+		row_number_to_tid(rownum, &tmfd->ctid);
+		return TM_Deleted;
+	}
+	if (successor == ROW_MARK_MOVED)
+		ItemPointerSetMovedPartitions(&tmfd->ctid);
+	else
+		row_number_to_tid(successor, &tmfd->ctid);
+	return TM_Updated;
 }
 
 static bool
@@ -125,7 +146,8 @@ find_marks(Relation markrel, uint64 storage_id, uint64 rownum, MarkState *st)
 							  keys);
 	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
 	{
-		if (tuple_successor(tuple, RelationGetDescr(markrel), &successor))
+		if (tombstone_successor(tuple, RelationGetDescr(markrel), &successor,
+								true))
 		{
 			st->retired = true;
 			st->successor = successor;
@@ -205,20 +227,19 @@ translate_failure(Relation markrel, TM_Result result, uint64 rownum,
 	tuple.t_self = tmfd->ctid;
 	if (heap_fetch(markrel, SnapshotAny, &tuple, &buffer, false))
 	{
-		if (!tuple_successor(&tuple, RelationGetDescr(markrel), &successor))
+		if (!tombstone_successor(&tuple, RelationGetDescr(markrel), &successor,
+								 true))
 			successor = ROW_MARK_DELETED;
 		ReleaseBuffer(buffer);
 	}
 	if (successor_out)
 		*successor_out = successor;
-
-	if (successor == ROW_MARK_DELETED)
+	if (result == TM_SelfModified)
 	{
-		row_number_to_tid(rownum, &tmfd->ctid);
-		return result == TM_SelfModified ? result : TM_Deleted;
+		(void) retired_as(successor, rownum, tmfd);
+		return result;
 	}
-	row_number_to_tid(successor, &tmfd->ctid);
-	return result == TM_SelfModified ? result : TM_Updated;
+	return retired_as(successor, rownum, tmfd);
 }
 
 /* The row is retired for good (its original was pruned away). */
@@ -231,13 +252,7 @@ retired_result(const MarkState *st, uint64 rownum, TM_FailureData *tmfd,
 	tmfd->traversed = false;
 	if (successor_out)
 		*successor_out = st->successor;
-	if (st->successor == ROW_MARK_DELETED)
-	{
-		row_number_to_tid(rownum, &tmfd->ctid);
-		return TM_Deleted;
-	}
-	row_number_to_tid(st->successor, &tmfd->ctid);
-	return TM_Updated;
+	return retired_as(st->successor, rownum, tmfd);
 }
 
 static TM_Result

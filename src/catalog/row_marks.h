@@ -32,6 +32,14 @@
 #define ROW_MARK_KILLED		PG_INT64_MAX
 
 /*
+ * A tombstone's successor of a row an UPDATE moved into another partition
+ * (a delete with changingPart): a writer meeting it fails as on heap
+ * ("already moved to another partition due to concurrent update") rather
+ * than take the row for deleted and skip it.
+ */
+#define ROW_MARK_MOVED		(PG_INT64_MAX - 1)
+
+/*
  * Does snapshot see the row (as far as deletes and updates go)?  A
  * SnapshotDirty learns in xmax the transaction deleting it, if in
  * progress, as heap's visibility check would tell it.

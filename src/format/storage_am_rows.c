@@ -1029,8 +1029,8 @@ storage_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
 	refuse_retired_row(rel, tid_to_row_number(tid));
 	CheckForSerializableConflictIn(rel, tid, ItemPointerGetBlockNumber(tid));
 	result = row_mark_retire(rel, storage_id, tid_to_row_number(tid),
-							 ROW_MARK_DELETED, cid, crosscheck, wait,
-							 LockTupleExclusive, tmfd);
+							 changingPart ? ROW_MARK_MOVED : ROW_MARK_DELETED,
+							 cid, crosscheck, wait, LockTupleExclusive, tmfd);
 	if (result == TM_Ok)
 		pgstat_count_heap_delete(rel);
 	return result;
@@ -1164,6 +1164,10 @@ storage_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 			result = TM_SelfModified;
 			break;
 		}
+		if (successor == ROW_MARK_MOVED)
+			ereport(ERROR,
+					(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+					 errmsg("tuple to be locked was already moved to another partition due to concurrent update")));
 		rownum = successor;
 		/* a rewrite since our snapshot moved it: as for the first row */
 		refuse_retired_row(rel, rownum);
