@@ -84,14 +84,6 @@ storage_slot_is_current(TupleTableSlot *slot)
 	return TransactionIdIsCurrentTransactionId(writer);
 }
 
-void
-storage_slot_ops_init(TupleTableSlotOps *ops, const TupleTableSlotOps *base)
-{
-	*ops = *base;
-	ops->getsysattr = storage_slot_getsysattr;
-	compat_slot_ops_is_current(ops, storage_slot_is_current);
-}
-
 /* what ExecStoreMinimalTuple does for PostgreSQL's type */
 static void
 store_minimal(MinimalTuple tup, TupleTableSlot *slot, bool should_free)
@@ -109,7 +101,27 @@ store_minimal(MinimalTuple tup, TupleTableSlot *slot, bool should_free)
 		slot->tts_flags |= TTS_FLAG_SHOULDFREE;
 }
 
-/* PostgreSQL's copyslot, which stores with ExecStoreMinimalTuple */
+/*
+ * A copy of a row keeps its TID and table, as a heap slot's copy does:
+ * logical replication finds a row to change by a sequential scan when
+ * the table has no usable index (REPLICA IDENTITY FULL), copies it, and
+ * locks the copy's TID ("attempted to lock invisible tuple" otherwise).
+ */
+static void
+keep_identity(TupleTableSlot *dst, TupleTableSlot *src)
+{
+	dst->tts_tid = src->tts_tid;
+	dst->tts_tableOid = src->tts_tableOid;
+}
+
+static void
+copy_virtual(TupleTableSlot *dst, TupleTableSlot *src)
+{
+	TTSOpsVirtual.copyslot(dst, src);
+	keep_identity(dst, src);
+}
+
+/* PostgreSQL's copyslot stores with ExecStoreMinimalTuple */
 static void
 copy_minimal(TupleTableSlot *dst, TupleTableSlot *src)
 {
@@ -118,16 +130,24 @@ copy_minimal(TupleTableSlot *dst, TupleTableSlot *src)
 
 	MemoryContextSwitchTo(old);
 	store_minimal(tup, dst, true);
+	keep_identity(dst, src);
+}
+
+void
+storage_slot_ops_init(TupleTableSlotOps *ops, const TupleTableSlotOps *base)
+{
+	Assert(base == &TTSOpsVirtual || base == &TTSOpsMinimalTuple);
+	*ops = *base;
+	ops->getsysattr = storage_slot_getsysattr;
+	compat_slot_ops_is_current(ops, storage_slot_is_current);
+	ops->copyslot = base == &TTSOpsVirtual ? copy_virtual : copy_minimal;
 }
 
 const TupleTableSlotOps *
 storage_slot_minimal_ops(void)
 {
 	if (minimal_ops.getsysattr == NULL)
-	{
 		storage_slot_ops_init(&minimal_ops, &TTSOpsMinimalTuple);
-		minimal_ops.copyslot = copy_minimal;
-	}
 	return &minimal_ops;
 }
 
