@@ -218,6 +218,7 @@ translate_failure(Relation markrel, TM_Result result, uint64 rownum,
 	HeapTupleData tuple;
 	Buffer		buffer;
 	uint64		successor = ROW_MARK_DELETED;
+	TM_Result	retired;
 
 	if (result != TM_Updated && result != TM_Deleted &&
 		result != TM_SelfModified)
@@ -234,12 +235,8 @@ translate_failure(Relation markrel, TM_Result result, uint64 rownum,
 	}
 	if (successor_out)
 		*successor_out = successor;
-	if (result == TM_SelfModified)
-	{
-		(void) retired_as(successor, rownum, tmfd);
-		return result;
-	}
-	return retired_as(successor, rownum, tmfd);
+	retired = retired_as(successor, rownum, tmfd);
+	return result == TM_SelfModified ? result : retired;
 }
 
 /* The row is retired for good (its original was pruned away). */

@@ -22,37 +22,11 @@
 #include "format/storage_am.h"
 #include "format/storage_slots.h"
 
-/*
- * Rows are virtual tuples built from the decoded columns, with the system
- * columns of format/storage_slots.c.  One more difference from
- * TTSOpsVirtual: a heap tuple copied out of the slot keeps the row's
- * TID.  ANALYZE copies its sample rows so and sorts them by that TID to put
- * them back in table order, from which it computes each column's
- * correlation; with TTSOpsVirtual every copy's TID is invalid, the sample
- * stays in reservoir order, and the correlation of a perfectly ordered
- * column comes out near 0 (the planner then costs index scans and zone-map
- * pruning as for unordered rows).
- */
-static TupleTableSlotOps col_slot_ops;
-
-static HeapTuple
-col_copy_heap_tuple(TupleTableSlot *slot)
-{
-	HeapTuple	tuple = TTSOpsVirtual.copy_heap_tuple(slot);
-
-	tuple->t_self = slot->tts_tid;
-	return tuple;
-}
-
+/* Rows are virtual tuples built from the decoded columns. */
 static const TupleTableSlotOps *
 col_slot_callbacks(Relation rel)
 {
-	if (col_slot_ops.copy_heap_tuple == NULL)
-	{
-		storage_slot_ops_init(&col_slot_ops, &TTSOpsVirtual);
-		col_slot_ops.copy_heap_tuple = col_copy_heap_tuple;
-	}
-	return &col_slot_ops;
+	return storage_slot_virtual_ops();
 }
 
 static void

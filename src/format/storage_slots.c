@@ -18,6 +18,9 @@
  *	  a row it still buffers.  Other system columns (xmax, cmin, cmax) stay
  *	  unavailable, with PostgreSQL's error.
  *
+ *	  Copies of a row keep its TID, as heap slots' copies do (logical
+ *	  replication and ANALYZE rely on it).
+ *
  *	  A slot type of our own is not PostgreSQL's minimal-tuple type, which
  *	  ExecStoreMinimalTuple insists on: rowcompress's slots copy and store
  *	  tuples with a copy of what it does for that type.
@@ -34,6 +37,7 @@
 #include "format/storage_am.h"
 #include "format/storage_slots.h"
 
+static TupleTableSlotOps virtual_ops;
 static TupleTableSlotOps minimal_ops;
 
 /* The transaction that wrote the slot's row; false when unknown. */
@@ -121,6 +125,24 @@ copy_virtual(TupleTableSlot *dst, TupleTableSlot *src)
 	keep_identity(dst, src);
 }
 
+/*
+ * The same for a heap tuple copied out of a colcompress slot.  ANALYZE
+ * copies its sample rows so and sorts them by that TID to put them back in
+ * table order, from which it computes each column's correlation; with
+ * TTSOpsVirtual every copy's TID is invalid, the sample stays in reservoir
+ * order, and the correlation of a perfectly ordered column comes out near
+ * 0 (the planner then costs index scans and zone-map pruning as for
+ * unordered rows).
+ */
+static HeapTuple
+copy_virtual_heap_tuple(TupleTableSlot *slot)
+{
+	HeapTuple	tuple = TTSOpsVirtual.copy_heap_tuple(slot);
+
+	tuple->t_self = slot->tts_tid;
+	return tuple;
+}
+
 /* PostgreSQL's copyslot stores with ExecStoreMinimalTuple */
 static void
 copy_minimal(TupleTableSlot *dst, TupleTableSlot *src)
@@ -133,21 +155,35 @@ copy_minimal(TupleTableSlot *dst, TupleTableSlot *src)
 	keep_identity(dst, src);
 }
 
-void
-storage_slot_ops_init(TupleTableSlotOps *ops, const TupleTableSlotOps *base)
+/* Makes ops base's slot type with our rows' system columns. */
+static void
+ops_init(TupleTableSlotOps *ops, const TupleTableSlotOps *base)
 {
-	Assert(base == &TTSOpsVirtual || base == &TTSOpsMinimalTuple);
 	*ops = *base;
 	ops->getsysattr = storage_slot_getsysattr;
 	compat_slot_ops_is_current(ops, storage_slot_is_current);
-	ops->copyslot = base == &TTSOpsVirtual ? copy_virtual : copy_minimal;
+}
+
+const TupleTableSlotOps *
+storage_slot_virtual_ops(void)
+{
+	if (virtual_ops.getsysattr == NULL)
+	{
+		ops_init(&virtual_ops, &TTSOpsVirtual);
+		virtual_ops.copyslot = copy_virtual;
+		virtual_ops.copy_heap_tuple = copy_virtual_heap_tuple;
+	}
+	return &virtual_ops;
 }
 
 const TupleTableSlotOps *
 storage_slot_minimal_ops(void)
 {
 	if (minimal_ops.getsysattr == NULL)
-		storage_slot_ops_init(&minimal_ops, &TTSOpsMinimalTuple);
+	{
+		ops_init(&minimal_ops, &TTSOpsMinimalTuple);
+		minimal_ops.copyslot = copy_minimal;
+	}
 	return &minimal_ops;
 }
 

@@ -11,14 +11,12 @@
 #include "executor/tuptable.h"
 
 /*
- * Makes ops base's slot type (PostgreSQL's virtual or minimal-tuple one)
- * with the system columns our rows have: xmin, and whether the current
- * transaction wrote the row.
+ * The slot types of colcompress (PostgreSQL's virtual slots) and
+ * rowcompress (its minimal-tuple slots), extended with the system columns
+ * our rows have (xmin, and whether the current transaction wrote the row),
+ * and copies that keep the row's TID.
  */
-extern void storage_slot_ops_init(TupleTableSlotOps *ops,
-								  const TupleTableSlotOps *base);
-
-/* rowcompress's slots: PostgreSQL's minimal-tuple slots, so extended */
+extern const TupleTableSlotOps *storage_slot_virtual_ops(void);
 extern const TupleTableSlotOps *storage_slot_minimal_ops(void);
 
 /* Is slot a minimal-tuple slot, PostgreSQL's or rowcompress's? */
