@@ -14,9 +14,9 @@
 #include "postgres.h"
 
 /*
- * All zero is the empty set.  Values added go to an open-addressing hash
- * set; sets merged from other participants may also fill a bitmap of a
- * range of values.  Memory: CurrentMemoryContext of each call.
+ * All zero is the empty set.  Values are bits of a bitmap of a range of
+ * values, once values added or merged were dense enough for one, or are in
+ * an open-addressing hash set.  Memory: CurrentMemoryContext of each call.
  */
 typedef struct DistinctSet
 {
