@@ -6,7 +6,8 @@
 #   scripts/cluster.sh start|stop|status|env|psql [args]
 #
 # Environment: SE_PG=15|18 picks the version (default 18); SE_CLUSTER_DIR
-# overrides the data location (tests use their own); SE_PORT the port.
+# overrides the data location (tests use their own); SE_PORT the port;
+# SE_HUGE_PAGES=1 reserves huge pages for it (below).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -21,6 +22,29 @@ if [ ${#sock} -gt 80 ]; then
 fi
 
 bindir() { se_bindir "$v"; }
+
+# Huge pages for shared memory, as a production server with 2 GB of
+# shared_buffers would have: without them every parallel worker, a new
+# process, takes a page fault per 4 kB of shared buffers it touches, which
+# was a fifth of a 10 ms parallel query here (docs/architecture.md).  With
+# SE_HUGE_PAGES=1 (scripts/main.sh sets it for the benchmark) and as root,
+# raises vm.nr_hugepages to what the cluster needs (PostgreSQL says how
+# many: shared_memory_size_in_huge_pages), never lowers it; the pages stay
+# reserved for the machine until set back (sysctl vm.nr_hugepages=0).
+# Otherwise, or where the kernel refuses, the server uses normal pages
+# (huge_pages = try).
+reserve_huge_pages() {
+	local want have
+	[ "${SE_HUGE_PAGES:-0}" = 1 ] && [ "$(id -u)" -eq 0 ] && [ -w /proc/sys/vm/nr_hugepages ] || return 0
+	want=$(se_as_pg "$(bindir)/postgres" -D "$data" -C shared_memory_size_in_huge_pages 2>/dev/null) || return 0
+	case "$want" in '' | -1 | *[!0-9]*) return 0 ;; esac
+	have=$(awk '/^HugePages_Free:/ {print $2}' /proc/meminfo)
+	[ "${have:-0}" -lt "$want" ] || return 0
+	want=$(($(cat /proc/sys/vm/nr_hugepages) + want - ${have:-0}))
+	if echo "$want" >/proc/sys/vm/nr_hugepages 2>/dev/null; then
+		se_log "reserved huge pages for shared memory: vm.nr_hugepages = $(cat /proc/sys/vm/nr_hugepages)"
+	fi
+}
 
 do_start() {
 	local b
@@ -51,6 +75,7 @@ CONF
 		se_log "PostgreSQL $v already running on port $port"
 		return 0
 	fi
+	reserve_huge_pages
 	se_log "starting PostgreSQL $v on port $port (socket $sock)"
 	se_as_pg "$b/pg_ctl" -D "$data" -l "$base/pg$v.log" -w -t 60 start >/dev/null ||
 		{ tail -20 "$base/pg$v.log" >&2; se_die "PostgreSQL $v did not start"; }

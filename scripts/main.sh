@@ -13,7 +13,8 @@ v=${SE_PG:-$SE_DEFAULT_VERSION}
 bash "$SE_ROOT/scripts/install-deps.sh"
 se_grant_access "$SE_ROOT"
 se_build "$v"
-SE_PG=$v bash "$SE_ROOT/scripts/cluster.sh" start
+# huge pages, as a server with 2 GB of shared_buffers has (scripts/cluster.sh)
+SE_PG=$v SE_HUGE_PAGES=${SE_HUGE_PAGES:-1} bash "$SE_ROOT/scripts/cluster.sh" start
 eval "$(SE_PG=$v bash "$SE_ROOT/scripts/cluster.sh" env)"
 
 se_log "extension check on PostgreSQL $v"

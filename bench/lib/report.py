@@ -295,7 +295,8 @@ def write_summary(out, meta: dict, res, modes, charts: dict) -> None:
          f"| DuckDB | {meta['duckdb_version'] or 'n/a'} |",
          f"| machine | {m['cores']} cores, {m['memory_gib']} GiB, {m['cpu']}, {m['os']} |",
          f"| server settings | shared_buffers {s['shared_buffers']}, work_mem {s['work_mem']}, "
-         f"max_parallel_workers {s['max_parallel_workers']} |",
+         f"max_parallel_workers {s['max_parallel_workers']}, "
+         f"huge pages {s.get('huge_pages_status') or s.get('huge_pages') or 'unknown'} |",
          f"| modes | {mode_lines} |",
          f"| timing | {meta['runs']} run(s) after 1 warm-up"
          + (f" (queries under {runner.SHORT_MS:g} ms: until {runner.SHORT_BUDGET_MS:g} ms of runs, at most {runner.SHORT_MAX_RUNS})"

@@ -12,7 +12,8 @@ from .conn import REPO_ROOT
 
 SERVER_SETTINGS = ("shared_buffers", "work_mem", "maintenance_work_mem", "effective_cache_size",
                    "max_worker_processes", "max_parallel_workers",
-                   "max_parallel_workers_per_gather", "jit", "shared_preload_libraries")
+                   "max_parallel_workers_per_gather", "jit", "shared_preload_libraries",
+                   "huge_pages", "huge_pages_status")
 
 
 def _git(*args) -> str:
