@@ -203,13 +203,66 @@ frames_parse(const char *unit, uint64 stored_length, uint32 row_count,
 							row_count, raw_total, dir->entries, dir->offsets);
 }
 
+/*
+ * The last frame starting at or before row.  Frames of a unit hold about
+ * as many rows each, so the search starts where that puts the row and
+ * widens from there until it brackets it: a unit of whole rows has
+ * hundreds of frames, and a fetch by TID that bisected its directory took
+ * a cache miss at every step (5% of a bitmap scan's fetches).
+ */
 uint32
 frames_find(const FrameEntry *entries, uint32 nframes, uint32 row)
 {
 	uint32		lo = 0;
 	uint32		hi = nframes;
 
-	/* the last frame starting at or before row */
+	if (nframes > 8 && entries[nframes - 1].first_row > 0)
+	{
+		uint32		last = entries[nframes - 1].first_row;
+		uint32		step = 1;
+
+		lo = (uint32) Min((uint64) row * (nframes - 1) / last,
+						  (uint64) nframes - 1);
+		if (entries[lo].first_row <= row)
+		{
+			for (;;)
+			{
+				if (lo + step >= nframes)
+				{
+					hi = nframes;
+					break;
+				}
+				if (entries[lo + step].first_row > row)
+				{
+					hi = lo + step;
+					break;
+				}
+				lo += step;
+				step *= 2;
+			}
+		}
+		else
+		{
+			hi = lo;
+			for (;;)
+			{
+				if (hi <= step)
+				{
+					lo = 0;
+					break;
+				}
+				if (entries[hi - step].first_row <= row)
+				{
+					lo = hi - step;
+					break;
+				}
+				hi -= step;
+				step *= 2;
+			}
+		}
+	}
+
+	/* entries[lo] starts at or before row, entries[hi] (if any) after it */
 	while (hi - lo > 1)
 	{
 		uint32		mid = lo + (hi - lo) / 2;

@@ -120,6 +120,9 @@ column_dict(const ColChunkRef *ref, const Codec *codec)
 	return dict;
 }
 
+static void frame_undelta(const ColChunkRef *ref, const FrameEntry *e,
+						  uint32 nrows, char *raw);
+
 /*
  * Produces a frame's raw bytes (its value layout) in raw, room for
  * e->raw_length, from its stored bytes: decompressed (with the column's
@@ -131,12 +134,20 @@ frame_raw(const ColChunkRef *ref, const Codec *codec, const CodecDict *dict,
 		  const FrameEntry *e, const char *stored, bool check_crc,
 		  uint32 nrows, char *raw)
 {
-	Form_pg_attribute attr = ref->attr;
 	const char *problem;
 
 	problem = frames_decode(e, stored, codec, dict, check_crc, raw);
 	if (problem != NULL)
 		col_chunk_corrupted(ref, problem);
+	frame_undelta(ref, e, nrows, raw);
+}
+
+/* The second step of frame_raw: delta-decodes the frame if its chunk is. */
+static void
+frame_undelta(const ColChunkRef *ref, const FrameEntry *e, uint32 nrows,
+			  char *raw)
+{
+	Form_pg_attribute attr = ref->attr;
 
 	if (ref->chunk->encoding == CHUNK_ENCODING_DELTA)
 	{
@@ -314,13 +325,29 @@ col_chunk_read_frame(const ColChunkRef *ref, const FrameDirectory *frames,
 {
 	const FrameEntry *e = &frames->entries[i];
 	const Codec *codec = check_chunk(ref);
-	char	   *bytes = col_buffer(stored, e->stored_length);
+	const CodecDict *dict = column_dict(ref, codec);
 	uint32		nrows = frames_rows(frames->entries, frames->nframes, i,
 									ref->chunk->value_count);
+	char	   *out = col_buffer(raw, frame_room(ref, e->raw_length, nrows));
+	char	   *copy = col_buffer(stored, e->stored_length);
+	StreamPlace place = chunk_place(ref);
+	StoragePin own = {InvalidBuffer, 0, false};
+	StoragePin *pin = ref->pin != NULL ? ref->pin : &own;
+	const char *bytes;
+	const char *problem;
 
-	read_bytes(ref, frames->offsets[i], bytes, e->stored_length);
-	frame_raw(ref, codec, column_dict(ref, codec), e, bytes, true, nrows,
-			  col_buffer(raw, frame_room(ref, e->raw_length, nrows)));
+	/* decompressed from its page, which is locked until done: no error */
+	bytes = storage_view_stream(ref->rel, ref->stripe->first_block,
+								ref->chunk->stored_offset + frames->offsets[i],
+								copy, e->stored_length, ref->strategy, &place,
+								pin);
+	problem = frames_decode(e, bytes, codec, dict, true, out);
+	storage_view_end(pin);
+	if (pin == &own)
+		storage_pin_release(&own);
+	if (problem != NULL)
+		col_chunk_corrupted(ref, problem);
+	frame_undelta(ref, e, nrows, out);
 	return e->raw_length;
 }
 

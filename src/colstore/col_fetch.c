@@ -408,6 +408,7 @@ col_fetch_row(ColFetchCursor *c, uint64 rownum, TupleTableSlot *slot,
 	 * left by a fetch that failed went with its resource owner.
 	 */
 	c->pin.buffer = InvalidBuffer;
+	c->pin.viewing = false;
 	for (a = 0; a < desc->natts; a++)
 	{
 		Form_pg_attribute attr = TupleDescAttr(desc, a);

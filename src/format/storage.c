@@ -325,9 +325,58 @@ stream_damaged(Relation rel, const StreamPlace *place, uint64 blk,
 void
 storage_pin_release(StoragePin *pin)
 {
+	storage_view_end(pin);
 	if (BufferIsValid(pin->buffer))
 		ReleaseBuffer(pin->buffer);
 	pin->buffer = InvalidBuffer;
+}
+
+/*
+ * Block blk of a stream, pinned (the one *pin holds when it is that block)
+ * and share-locked, checked to hold n bytes from in_page.  With a pin, the
+ * pin holds the buffer on return; without, the caller releases it.
+ */
+static Buffer
+lock_stream_page(Relation rel, uint64 blk, uint64 in_page, uint64 n,
+				 BufferAccessStrategy strategy, const StreamPlace *place,
+				 StoragePin *pin)
+{
+	Buffer		buf;
+	Page		page;
+	uint16		lower;
+
+	if (pin != NULL && BufferIsValid(pin->buffer) && pin->block == blk)
+		buf = pin->buffer;
+	else
+	{
+		BlockNumber nblocks = relation_blocks_at_least(rel, blk);
+
+		if (blk < STORAGE_FIRST_DATA_BLOCK || blk >= nblocks)
+			stream_damaged(rel, place, blk, NULL, nblocks);
+		buf = ReadBufferExtended(rel, MAIN_FORKNUM, (BlockNumber) blk,
+								 RBM_NORMAL, strategy);
+	}
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	lower = ((PageHeader) page)->pd_lower;
+	if (PageIsNew(page) || lower > BLCKSZ ||
+		lower < STORAGE_PAGE_HEADER ||
+		in_page + n > (uint64) (lower - STORAGE_PAGE_HEADER))
+	{
+		UnlockReleaseBuffer(buf);
+		if (pin != NULL && pin->buffer == buf)
+			pin->buffer = InvalidBuffer;
+		stream_damaged(rel, place, blk,
+					   "holds fewer bytes than its metadata says",
+					   InvalidBlockNumber);
+	}
+	if (pin != NULL && pin->buffer != buf)
+	{
+		storage_pin_release(pin);
+		pin->buffer = buf;
+		pin->block = blk;
+	}
+	return buf;
 }
 
 void
@@ -336,55 +385,53 @@ storage_read_stream_pinned(Relation rel, uint64 first_block, uint64 offset,
 						   BufferAccessStrategy strategy,
 						   const StreamPlace *place, StoragePin *pin)
 {
+	Assert(pin == NULL || !pin->viewing);
 	while (len > 0)
 	{
 		uint64		blk = first_block + offset / STORAGE_PAGE_PAYLOAD;
 		uint64		in_page = offset % STORAGE_PAGE_PAYLOAD;
 		uint64		n = Min(len, STORAGE_PAGE_PAYLOAD - in_page);
-		Buffer		buf;
-		Page		page;
-		uint16		lower;
+		Buffer		buf = lock_stream_page(rel, blk, in_page, n, strategy,
+										   place, pin);
 
-		if (pin != NULL && BufferIsValid(pin->buffer) && pin->block == blk)
-			buf = pin->buffer;
-		else
-		{
-			BlockNumber nblocks = relation_blocks_at_least(rel, blk);
-
-			if (blk < STORAGE_FIRST_DATA_BLOCK || blk >= nblocks)
-				stream_damaged(rel, place, blk, NULL, nblocks);
-			buf = ReadBufferExtended(rel, MAIN_FORKNUM, (BlockNumber) blk,
-									 RBM_NORMAL, strategy);
-		}
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		lower = ((PageHeader) page)->pd_lower;
-		if (PageIsNew(page) || lower > BLCKSZ ||
-			lower < STORAGE_PAGE_HEADER ||
-			in_page + n > (uint64) (lower - STORAGE_PAGE_HEADER))
-		{
-			UnlockReleaseBuffer(buf);
-			if (pin != NULL && pin->buffer == buf)
-				pin->buffer = InvalidBuffer;
-			stream_damaged(rel, place, blk,
-						   "holds fewer bytes than its metadata says",
-						   InvalidBlockNumber);
-		}
-		memcpy(dest, PageGetContents(page) + in_page, n);
+		memcpy(dest, PageGetContents(BufferGetPage(buf)) + in_page, n);
 		LockBuffer(buf, BUFFER_LOCK_UNLOCK);
 		if (pin == NULL)
 			ReleaseBuffer(buf);
-		else if (pin->buffer != buf)
-		{
-			storage_pin_release(pin);
-			pin->buffer = buf;
-			pin->block = blk;
-		}
 
 		dest += n;
 		offset += n;
 		len -= n;
 	}
+}
+
+const char *
+storage_view_stream(Relation rel, uint64 first_block, uint64 offset,
+					char *dest, uint64 len, BufferAccessStrategy strategy,
+					const StreamPlace *place, StoragePin *pin)
+{
+	uint64		in_page = offset % STORAGE_PAGE_PAYLOAD;
+	Buffer		buf;
+
+	Assert(!pin->viewing);
+	if (len == 0 || in_page + len > STORAGE_PAGE_PAYLOAD)
+	{
+		storage_read_stream_pinned(rel, first_block, offset, dest, len,
+								   strategy, place, pin);
+		return dest;
+	}
+	buf = lock_stream_page(rel, first_block + offset / STORAGE_PAGE_PAYLOAD,
+						   in_page, len, strategy, place, pin);
+	pin->viewing = true;
+	return PageGetContents(BufferGetPage(buf)) + in_page;
+}
+
+void
+storage_view_end(StoragePin *pin)
+{
+	if (pin->viewing)
+		LockBuffer(pin->buffer, BUFFER_LOCK_UNLOCK);
+	pin->viewing = false;
 }
 
 void

@@ -103,6 +103,7 @@ typedef struct StoragePin
 {
 	Buffer		buffer;			/* InvalidBuffer: none */
 	uint64		block;
+	bool		viewing;		/* buffer share-locked for a view */
 } StoragePin;
 
 /* As storage_read_stream, reusing and leaving pinned the page in *pin. */
@@ -112,6 +113,21 @@ extern void storage_read_stream_pinned(Relation rel, uint64 first_block,
 									   const StreamPlace *place,
 									   StoragePin *pin);
 extern void storage_pin_release(StoragePin *pin);
+
+/*
+ * The len bytes at offset of the stream, for a reader that is done with
+ * them before it reads anything else: a pointer into the page holding them
+ * when one page does, that page then pinned in *pin and share-locked until
+ * storage_view_end (raise no error before it); else a copy in dest (room
+ * for len).  A fetch by TID decompresses a frame straight from its page
+ * instead of copying it first.
+ */
+extern const char *storage_view_stream(Relation rel, uint64 first_block,
+									   uint64 offset, char *dest, uint64 len,
+									   BufferAccessStrategy strategy,
+									   const StreamPlace *place,
+									   StoragePin *pin);
+extern void storage_view_end(StoragePin *pin);
 
 struct FrameDirectory;
 

@@ -353,6 +353,10 @@ batch_dict(RowReader *r, const BatchMeta *b, const Codec *codec,
 	return dict;
 }
 
+static void index_frame(RowReader *r, const BatchMeta *b, const FrameEntry *e,
+						bool one_row, uint32 nrows, char *raw, uint32 base,
+						uint32 *offsets);
+
 /*
  * Decodes frame e (nrows rows) from its stored bytes into raw (room for
  * e->raw_length, MAXALIGNed) and checks its rows; offsets[i] gets row i's
@@ -369,16 +373,28 @@ decode_frame(RowReader *r, const BatchMeta *b, const Codec *codec,
 			 uint32 *offsets)
 {
 	const char *problem;
-	uint32		i;
 
 	CHECK_FOR_INTERRUPTS();
 	problem = frames_decode(e, stored, codec, dict, one_row, raw);
-	if (problem == NULL)
-		problem = one_row || r->read_upto > 0 ?
-			row_batch_index(raw, e->raw_length, r->attrs, r->desc->natts,
-							nrows, offsets) :
-			row_batch_check(raw, e->raw_length, r->attrs, r->desc->natts,
-							nrows, offsets);
+	if (problem != NULL)
+		batch_corrupted(r, b, problem);
+	index_frame(r, b, e, one_row, nrows, raw, base, offsets);
+}
+
+/* decode_frame's second step, on the frame's raw bytes. */
+static void
+index_frame(RowReader *r, const BatchMeta *b, const FrameEntry *e,
+			bool one_row, uint32 nrows, char *raw, uint32 base,
+			uint32 *offsets)
+{
+	const char *problem;
+	uint32		i;
+
+	problem = one_row || r->read_upto > 0 ?
+		row_batch_index(raw, e->raw_length, r->attrs, r->desc->natts,
+						nrows, offsets) :
+		row_batch_check(raw, e->raw_length, r->attrs, r->desc->natts,
+						nrows, offsets);
 	if (problem != NULL)
 		batch_corrupted(r, b, problem);
 	for (i = 0; i < nrows; i++)
@@ -504,6 +520,9 @@ load_frame(RowReader *r, int index, uint32 pos)
 		const char *problem;
 		MemoryContext old;
 		char	   *stored;
+		const char *bytes;
+		const CodecDict *dict;
+		StoragePin	pin = {InvalidBuffer, 0, false};
 
 		MemoryContextReset(r->batch_cxt);
 		r->batch_index = -1;
@@ -516,14 +535,22 @@ load_frame(RowReader *r, int index, uint32 pos)
 		if (problem != NULL)
 			batch_corrupted(r, b, problem);
 		old = MemoryContextSwitchTo(r->batch_cxt);
+		dict = batch_dict(r, b, codec, NULL);
 		stored = palloc(Max(spot->entry.stored_length, 1));
-		storage_read_stream(r->rel, b->first_block, spot->offset, stored,
-							spot->entry.stored_length, NULL, &place);
 		r->raw = palloc(Max(spot->entry.raw_length, 1));
 		r->raw_length = spot->entry.raw_length;
 		r->row_offsets = palloc(sizeof(uint32) * spot->nrows);
-		decode_frame(r, b, codec, batch_dict(r, b, codec, NULL), &spot->entry,
-					 stored, true, spot->nrows, r->raw, 0, r->row_offsets);
+		/* decompressed from its page, locked until done: no error */
+		CHECK_FOR_INTERRUPTS();
+		bytes = storage_view_stream(r->rel, b->first_block, spot->offset,
+									stored, spot->entry.stored_length, NULL,
+									&place, &pin);
+		problem = frames_decode(&spot->entry, bytes, codec, dict, true, r->raw);
+		storage_pin_release(&pin);
+		if (problem != NULL)
+			batch_corrupted(r, b, problem);
+		index_frame(r, b, &spot->entry, true, spot->nrows, r->raw, 0,
+					r->row_offsets);
 		MemoryContextSwitchTo(old);
 		r->batch_index = index;
 		r->batch = b;
