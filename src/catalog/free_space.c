@@ -183,6 +183,7 @@ reclaim_one(Relation rel, HeapTuple tuple, void *arg)
 		TransactionIdIsCurrentTransactionId(xmin))
 		return true;
 	s = retired_from_tuple(tuple, RelationGetDescr(rel), r->storage_id);
+	s->retired_by = xmin;
 	CatalogTupleDelete(rel, &tuple->t_self);
 	if (s->block_count > 0)
 		insert_extent(r->extents, r->storage_id, s->first_block, s->block_count);

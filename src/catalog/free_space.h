@@ -22,6 +22,7 @@ typedef struct RetiredStream
 	uint64		last_row_number;
 	RowRun	   *runs;
 	int			nruns;
+	TransactionId retired_by;	/* the rewrite that retired it (reclaimed) */
 } RetiredStream;
 
 /*

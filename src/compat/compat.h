@@ -50,6 +50,29 @@ typedef Oid RelFileNumber;
 #endif
 
 /*
+ * btree's REUSE_PAGE record, whose redo does nothing but resolve a recovery
+ * conflict (format/storage.c, storage_log_reuse_conflict): its fields were
+ * renamed in 16, which also added isCatalogRel.
+ */
+#include "access/nbtxlog.h"
+
+static inline void
+compat_reuse_page_record(xl_btree_reuse_page *xlrec, Relation rel,
+						 BlockNumber block, FullTransactionId horizon)
+{
+	memset(xlrec, 0, sizeof(*xlrec));
+#if PG_VERSION_NUM >= 160000
+	xlrec->locator = rel->rd_locator;
+	xlrec->snapshotConflictHorizon = horizon;
+	xlrec->isCatalogRel = false;
+#else
+	xlrec->node = rel->rd_node;
+	xlrec->latestRemovedFullXid = horizon;
+#endif
+	xlrec->block = block;
+}
+
+/*
  * Grow the main fork to at least nblocks blocks of zeroed pages.  Callers
  * reserve block ranges first (under the metapage lock), so concurrent
  * writers only ever extend, never overwrite, each other's pages.

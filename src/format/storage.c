@@ -25,6 +25,8 @@
 #include "compat/compat.h"
 
 #include "access/generic_xlog.h"
+#include "access/transam.h"
+#include "access/xlog.h"
 #include "access/xloginsert.h"
 #include "catalog/namespace.h"
 #include "commands/sequence.h"
@@ -619,4 +621,31 @@ storage_find_frame(Relation rel, uint64 first_block, uint64 offset,
 	pfree(dir.entries);
 	pfree(dir.offsets);
 	return NULL;
+}
+
+/* xid as a FullTransactionId: no older than one epoch before the next. */
+static FullTransactionId
+full_xid_of(TransactionId xid)
+{
+	FullTransactionId next = ReadNextFullTransactionId();
+	uint32		epoch = EpochFromFullTransactionId(next);
+
+	if (xid > XidFromFullTransactionId(next) && epoch > 0)
+		epoch--;
+	return FullTransactionIdFromEpochAndXid(epoch, xid);
+}
+
+void
+storage_log_reuse_conflict(Relation rel, TransactionId horizon)
+{
+	xl_btree_reuse_page xlrec;
+
+	if (!XLogStandbyInfoActive() || !RelationNeedsWAL(rel) ||
+		!TransactionIdIsNormal(horizon))
+		return;
+	compat_reuse_page_record(&xlrec, rel, STORAGE_METAPAGE_BLOCK,
+							 full_xid_of(horizon));
+	XLogBeginInsert();
+	XLogRegisterData((char *) &xlrec, SizeOfBtreeReusePage);
+	XLogInsert(RM_BTREE_ID, XLOG_BTREE_REUSE_PAGE);
 }

@@ -129,6 +129,20 @@ extern const char *storage_view_stream(Relation rel, uint64 first_block,
 									   StoragePin *pin);
 extern void storage_view_end(StoragePin *pin);
 
+/*
+ * Makes a hot standby cancel the queries whose snapshots may still see what
+ * transaction horizon retired (their xmin is not past it), before blocks
+ * that a VACUUM frees are written again: a query on a standby is not seen
+ * by the primary's horizon (unless hot_standby_feedback is on), and one
+ * reading a retired stream whose blocks were reused found bytes of another
+ * stream ("data ... is damaged").  PostgreSQL logs the same conflict when
+ * it reuses a btree page (XLOG_BTREE_REUSE_PAGE), whose redo touches no
+ * page and only resolves the conflict, in the relation's database: that is
+ * the record logged, naming this relation.  Nothing without hot standby
+ * information in the WAL (wal_level minimal) or for unlogged relations.
+ */
+extern void storage_log_reuse_conflict(Relation rel, TransactionId horizon);
+
 struct FrameDirectory;
 
 /*

@@ -260,6 +260,7 @@ storage_vacuum_reclaim(const StorageAm *am, Relation rel, double tuples,
 					   BufferAccessStrategy bstrategy)
 {
 	TransactionId oldest_xmin = GetOldestNonRemovableTransactionId(rel);
+	TransactionId horizon = InvalidTransactionId;
 	List	   *indexes = RelationGetIndexList(rel);
 	StorageMeta meta;
 	DeadRows	dead = {0};
@@ -272,6 +273,16 @@ storage_vacuum_reclaim(const StorageAm *am, Relation rel, double tuples,
 	if (!storage_read_meta(rel, &meta))
 		return;
 	reclaimed = free_space_reclaim(meta.storage_id, oldest_xmin);
+	foreach(lc, reclaimed)
+	{
+		RetiredStream *s = lfirst(lc);
+
+		if (!TransactionIdIsValid(horizon) ||
+			TransactionIdFollows(s->retired_by, horizon))
+			horizon = s->retired_by;
+	}
+	/* before this transaction commits the extents, hence before any reuse */
+	storage_log_reuse_conflict(rel, horizon);
 	foreach(lc, reclaimed)
 	{
 		RetiredStream *s = lfirst(lc);
