@@ -129,9 +129,15 @@ ops_create(Relation rel, MemoryContext cxt)
 }
 
 static void
-ops_flush(void *writer, Relation rel)
+ops_write(void *writer, Relation rel)
 {
-	col_writer_flush(writer, rel);
+	col_writer_write(writer, rel);
+}
+
+static void
+ops_clear(void *writer)
+{
+	col_writer_clear(writer);
 }
 
 static uint64
@@ -170,7 +176,8 @@ ops_free(void *writer)
 const PendingWriterOps col_writer_ops = {
 	.am_name = "colcompress",
 	.create = ops_create,
-	.flush = ops_flush,
+	.write = ops_write,
+	.clear = ops_clear,
 	.pending_rows = ops_pending_rows,
 	.natts = ops_natts,
 	.rows = ops_rows,
@@ -1082,7 +1089,7 @@ sort_buffer(ColWriter *w, Relation rel)
 }
 
 void
-col_writer_flush(ColWriter *w, Relation rel)
+col_writer_write(ColWriter *w, Relation rel)
 {
 	int			natts = w->tupdesc->natts;
 	uint32		group_limit = (uint32) w->opts.chunk_group_row_limit;
@@ -1263,5 +1270,17 @@ col_writer_flush(ColWriter *w, Relation rel)
 
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(flush_cxt);
+}
+
+void
+col_writer_clear(ColWriter *w)
+{
+	reset_buffer(w);
+}
+
+void
+col_writer_flush(ColWriter *w, Relation rel)
+{
+	col_writer_write(w, rel);
 	reset_buffer(w);
 }

@@ -27,10 +27,18 @@ extern ColWriter *col_writer_create(Relation rel, MemoryContext parent);
 extern void col_writer_insert(ColWriter *writer, Relation rel,
 							  TupleTableSlot *slot, CommandId cid);
 
-/* Writes the buffered rows as one stripe (nothing when empty). */
 /* Write the rows in the order they come, whatever the orderby option. */
 extern void col_writer_keep_order(ColWriter *writer);
 
+/*
+ * Writes the buffered rows as one stripe (nothing when empty) and keeps
+ * them, for pending_writes.c to buffer again if the subtransaction that
+ * wrote them aborts; col_writer_clear forgets them (keeping the arrays).
+ */
+extern void col_writer_write(ColWriter *writer, Relation rel);
+extern void col_writer_clear(ColWriter *writer);
+
+/* Writes the buffered rows as one stripe and forgets them. */
 extern void col_writer_flush(ColWriter *writer, Relation rel);
 
 extern uint64 col_writer_pending_rows(const ColWriter *writer);

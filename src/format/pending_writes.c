@@ -24,9 +24,14 @@
  *	  - a table rewrite writes its transient table's at its end, before the
  *		storage swap (storage_am_finish_bulk_insert);
  *	  - past storage_engine.write_buffer_memory, the largest is written.
- *	  A read inside a subtransaction begun without SAVEPOINT (a PL/pgSQL
- *	  block with EXCEPTION) of rows buffered outside it cannot be served
- *	  and raises a clear error.
+ *	  - a read inside a subtransaction begun without SAVEPOINT (a PL/pgSQL
+ *		block with EXCEPTION) of rows an outer level buffers writes them in
+ *		that subtransaction, and the buffer keeps them (written_in) until
+ *		the write is the outer level's: a subtransaction that commits hands
+ *		the write to its parent; if the writing subtransaction aborts, its
+ *		metadata rows go and the rows are buffered again, to be written at
+ *		the outer level's next chance.  Their row numbers, already in
+ *		indexes, do not change.
  *
  *	  The buffers live in a context under TopMemoryContext that is reset
  *	  at the end of every transaction.  Together they hold at most about
@@ -55,6 +60,8 @@ typedef struct PendingWrite
 	Oid			relid;
 	RelFileNumber relnumber;
 	SubTransactionId subxid;
+	SubTransactionId written_in;	/* rows written by this descendant of
+									 * subxid's, kept while it may abort */
 	const PendingWriterOps *ops;
 	void	   *writer;
 	Size		empty_memory;	/* what the writer held when made */
@@ -91,19 +98,35 @@ forget_all(void)
 		MemoryContextReset(pending_cxt);
 }
 
+/* Rows of entry p not written yet (none while a write of them is kept). */
+static uint64
+unwritten_rows(PendingWrite *p)
+{
+	return p->written_in != InvalidSubTransactionId ? 0 :
+		p->ops->pending_rows(p->writer);
+}
+
+/* Writes entry p's rows in the current subtransaction, keeping them. */
 static void
-flush_entry(PendingWrite *p)
+write_entry(PendingWrite *p)
 {
 	Relation	rel;
 
-	if (p->ops->pending_rows(p->writer) == 0)
-		return;
 	pending_flush_count++;
 	rel = relation_open(p->relid, NoLock);
 	/* a buffer for storage the relation no longer has is dropped */
 	if (RelFileNumberOf(rel) == p->relnumber)
-		p->ops->flush(p->writer, rel);
+		p->ops->write(p->writer, rel);
 	relation_close(rel, NoLock);
+}
+
+static void
+flush_entry(PendingWrite *p)
+{
+	if (unwritten_rows(p) == 0)
+		return;
+	write_entry(p);
+	p->ops->clear(p->writer);
 }
 
 /* Counts the growth of the buffer last handed out into held_memory. */
@@ -195,7 +218,7 @@ pending_keep_within_budget(void)
 			if (p->subxid != subxid)
 				continue;
 			current_level += memory;
-			if (memory > largest_memory && p->ops->pending_rows(p->writer) > 0)
+			if (memory > largest_memory && unwritten_rows(p) > 0)
 			{
 				largest = p;
 				largest_memory = memory;
@@ -238,7 +261,7 @@ pending_writer(Relation rel, const PendingWriterOps *ops)
 	/* a column added since the buffer began: write what it holds first */
 	if (p != NULL && p->ops->natts(p->writer) != RelationGetDescr(rel)->natts)
 	{
-		p->ops->flush(p->writer, rel);
+		flush_entry(p);
 		free_writer(p);
 		new_writer(p, rel);
 	}
@@ -271,22 +294,22 @@ pending_flush_for_read(Relation rel)
 	{
 		PendingWrite *p = lfirst(lc);
 
-		if (p->relid != RelationGetRelid(rel) ||
-			p->ops->pending_rows(p->writer) == 0)
+		if (p->relid != RelationGetRelid(rel) || unwritten_rows(p) == 0)
 			continue;
-		if (p->subxid != subxid)
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("cannot read %s table \"%s\" in a subtransaction while rows inserted outside it are buffered",
-							p->ops->am_name, RelationGetRelationName(rel)),
-					 errhint("Read the table before entering the PL/pgSQL block with an EXCEPTION clause, or use SAVEPOINT.")));
 		if (IsInParallelMode())
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("cannot write buffered rows of %s table \"%s\" during a parallel operation",
 							p->ops->am_name, RelationGetRelationName(rel)),
 					 errhint("Disable parallel query for this statement.")));
-		flush_entry(p);
+		if (p->subxid == subxid)
+			flush_entry(p);
+		else
+		{
+			/* an outer level's rows: kept until the write is its own */
+			write_entry(p);
+			p->written_in = subxid;
+		}
 	}
 }
 
@@ -301,7 +324,7 @@ pending_row_count(Relation rel)
 		PendingWrite *p = lfirst(lc);
 
 		if (p->relid == RelationGetRelid(rel))
-			rows += p->ops->pending_rows(p->writer);
+			rows += unwritten_rows(p);
 	}
 	return rows;
 }
@@ -317,8 +340,7 @@ pending_holds_row(Relation rel, uint64 rownum)
 		RowRunBuilder *rows;
 		uint64		pos;
 
-		if (p->relid != RelationGetRelid(rel) ||
-			p->ops->pending_rows(p->writer) == 0)
+		if (p->relid != RelationGetRelid(rel) || unwritten_rows(p) == 0)
 			continue;
 		rows = p->ops->rows(p->writer);
 		if (row_runs_find(rows->runs, rows->nruns, rownum, &pos))
@@ -417,6 +439,15 @@ subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 
 				if (p->subxid == mySubid)
 					p->subxid = parentSubid;
+				if (p->written_in != mySubid)
+					continue;
+				/* the write is the parent's now; the owner's: done */
+				p->written_in = parentSubid;
+				if (parentSubid == p->subxid)
+				{
+					p->ops->clear(p->writer);
+					p->written_in = InvalidSubTransactionId;
+				}
 			}
 			break;
 		case SUBXACT_EVENT_ABORT_SUB:
@@ -429,6 +460,8 @@ subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 					free_writer(p);
 					pending = foreach_delete_current(pending, lc);
 				}
+				else if (p->written_in == mySubid)
+					p->written_in = InvalidSubTransactionId;	/* buffered again */
 			}
 			break;
 		default:
@@ -469,7 +502,7 @@ executor_start(QueryDesc *queryDesc, int eflags)
 		{
 			PendingWrite *p = lfirst(lc);
 
-			if (p->ops->pending_rows(p->writer) > 0 &&
+			if (unwritten_rows(p) > 0 &&
 				plan_reads(queryDesc->plannedstmt, p->relid))
 			{
 				Relation	rel = relation_open(p->relid, NoLock);

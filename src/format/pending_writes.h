@@ -19,13 +19,22 @@ typedef struct PendingWriterOps
 {
 	const char *am_name;
 	void	   *(*create) (Relation rel, MemoryContext cxt);
-	void		(*flush) (void *writer, Relation rel);
+	void		(*write) (void *writer, Relation rel);	/* keeps the rows */
+	void		(*clear) (void *writer);	/* forgets them */
 	uint64		(*pending_rows) (const void *writer);
 	int			(*natts) (const void *writer);
 	RowRunBuilder *(*rows) (void *writer);	/* its rows' numbers */
 	Size		(*memory) (const void *writer); /* memory it holds */
 	void		(*free) (void *writer);
 } PendingWriterOps;
+
+/* Writes a write buffer's rows and forgets them. */
+static inline void
+pending_writer_flush(const PendingWriterOps *ops, void *writer, Relation rel)
+{
+	ops->write(writer, rel);
+	ops->clear(writer);
+}
 
 extern void pending_writes_init(void);
 

@@ -241,7 +241,7 @@ storage_am_copy_for_cluster(const StorageAm *am, Relation OldTable,
 		table_endscan(scan);
 	}
 	ExecDropSingleTupleTableSlot(slot);
-	am->writer_ops->flush(writer, NewTable);
+	pending_writer_flush(am->writer_ops, writer, NewTable);
 }
 
 StorageIndexKinds

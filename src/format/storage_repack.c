@@ -111,7 +111,7 @@ rewrite_chosen(const StorageAm *am, Relation rel, uint64 storage_id,
 	for (i = 0; i < n; i += step)
 	{
 		am->copy_streams(rel, snapshot, &nums[i], step, copy_row, &c);
-		am->writer_ops->flush(c.writer, rel);
+		pending_writer_flush(am->writer_ops, c.writer, rel);
 	}
 	am->writer_ops->free(c.writer);
 	storage_index_inserter_end(c.indexes);

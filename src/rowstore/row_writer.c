@@ -69,9 +69,15 @@ ops_create(Relation rel, MemoryContext cxt)
 }
 
 static void
-ops_flush(void *writer, Relation rel)
+ops_write(void *writer, Relation rel)
 {
-	row_writer_flush(writer, rel);
+	row_writer_write(writer, rel);
+}
+
+static void
+ops_clear(void *writer)
+{
+	row_writer_clear(writer);
 }
 
 static uint64
@@ -107,7 +113,8 @@ ops_free(void *writer)
 const PendingWriterOps row_writer_ops = {
 	.am_name = "rowcompress",
 	.create = ops_create,
-	.flush = ops_flush,
+	.write = ops_write,
+	.clear = ops_clear,
 	.pending_rows = ops_pending_rows,
 	.natts = ops_natts,
 	.rows = ops_rows,
@@ -634,7 +641,7 @@ batch_zone_map(RowWriter *w, BatchMeta *b)
 }
 
 void
-row_writer_flush(RowWriter *w, Relation rel)
+row_writer_write(RowWriter *w, Relation rel)
 {
 	const Codec *codec = codec_by_id(w->opts.codec);
 	MemoryContext flush_cxt;
@@ -692,5 +699,17 @@ row_writer_flush(RowWriter *w, Relation rel)
 
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(flush_cxt);
+}
+
+void
+row_writer_clear(RowWriter *w)
+{
+	reset_buffer(w);
+}
+
+void
+row_writer_flush(RowWriter *w, Relation rel)
+{
+	row_writer_write(w, rel);
 	reset_buffer(w);
 }

@@ -27,7 +27,15 @@ extern RowWriter *row_writer_create(Relation rel, MemoryContext parent);
 extern void row_writer_insert(RowWriter *writer, Relation rel,
 							  TupleTableSlot *slot, CommandId cid);
 
-/* Writes the buffered rows as one batch (nothing when empty). */
+/*
+ * Writes the buffered rows as one batch (nothing when empty) and keeps
+ * them, for pending_writes.c to buffer again if the subtransaction that
+ * wrote them aborts; row_writer_clear forgets them.
+ */
+extern void row_writer_write(RowWriter *writer, Relation rel);
+extern void row_writer_clear(RowWriter *writer);
+
+/* Writes the buffered rows as one batch and forgets them. */
 extern void row_writer_flush(RowWriter *writer, Relation rel);
 
 extern uint64 row_writer_pending_rows(const RowWriter *writer);
