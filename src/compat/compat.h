@@ -182,42 +182,6 @@ compat_read_stream_block(ReadStream *stream, BlockNumber *block)
 #endif
 
 /*
- * A column's statistics target, -1 for default_statistics_target: from 17
- * on it is a nullable column of pg_attribute outside the tuple descriptor.
- */
-#if PG_VERSION_NUM >= 170000
-#include "catalog/pg_attribute.h"
-#include "utils/syscache.h"
-static inline int
-compat_attstattarget(Relation rel, AttrNumber attnum)
-{
-	HeapTuple	tuple = SearchSysCache2(ATTNUM,
-										ObjectIdGetDatum(RelationGetRelid(rel)),
-										Int16GetDatum(attnum));
-	int			target = -1;
-
-	if (HeapTupleIsValid(tuple))
-	{
-		bool		isnull;
-		Datum		d = SysCacheGetAttr(ATTNUM, tuple,
-										Anum_pg_attribute_attstattarget,
-										&isnull);
-
-		if (!isnull)
-			target = DatumGetInt16(d);
-		ReleaseSysCache(tuple);
-	}
-	return target;
-}
-#else
-static inline int
-compat_attstattarget(Relation rel, AttrNumber attnum)
-{
-	return TupleDescAttr(RelationGetDescr(rel), attnum - 1)->attstattarget;
-}
-#endif
-
-/*
  * From 17 on, an index AM may keep state across inserts of a statement
  * (BRIN keeps its revmap pinned) until index_insert_cleanup().
  */

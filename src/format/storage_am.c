@@ -340,39 +340,6 @@ storage_am_relation_dropped(const StorageAm *am, Relation rel)
 	forget_storage(am, rel);
 }
 
-double
-storage_am_analyze_keep(Relation rel, uint64 total_rows, BlockNumber nblocks)
-{
-	TupleDesc	desc = RelationGetDescr(rel);
-	int			target = 0;
-	double		targrows;
-	double		visited;
-	int			a;
-
-	/* as do_analyze_rel: 300 rows per unit of a column's target, 100 at least */
-	for (a = 0; a < desc->natts; a++)
-	{
-		int			t;
-
-		if (TupleDescAttr(desc, a)->attisdropped)
-			continue;
-		t = compat_attstattarget(rel, a + 1);
-		target = Max(target, t < 0 ? default_statistics_target : t);
-	}
-	targrows = Max(300.0 * target, 100.0);
-
-	/*
-	 * ANALYZE samples min(targrows, nblocks) of the blocks, each standing for
-	 * its share of the rows (storage_am_analyze_units); a tenth fewer than
-	 * targrows leaves room for chance (the rows are kept at random, one by
-	 * one, so that no pattern in the data biases the sample).
-	 */
-	visited = (double) total_rows * Min(1.0, targrows / Max(nblocks, 1));
-	if (visited <= 0.9 * targrows)
-		return 1.0;
-	return 0.9 * targrows / visited;
-}
-
 void
 storage_am_analyze_units(BlockNumber block, BlockNumber nblocks, int64 nunits,
 						 int64 *first, int64 *end)

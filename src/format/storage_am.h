@@ -219,17 +219,6 @@ extern void storage_am_analyze_units(BlockNumber block, BlockNumber nblocks,
 									 int64 nunits, int64 *first, int64 *end);
 
 /*
- * The share of the rows of the sampled units to hand ANALYZE so that it
- * gets about as many as it keeps (its target rows, the largest statistics
- * target of the relation's columns times 300), never more: a sample that
- * overflows is kept in random order (rowcompress's copies of rows carry no
- * TID to sort it back by) and every column's correlation comes out near 0.
- * total_rows are the relation's rows, nblocks its blocks.
- */
-extern double storage_am_analyze_keep(Relation rel, uint64 total_rows,
-									  BlockNumber nblocks);
-
-/*
  * ---- Rows by TID (storage_am_rows.c) ----
  *
  * Table-AM callbacks both access methods share: index scans, fetching,

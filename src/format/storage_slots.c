@@ -126,18 +126,27 @@ copy_virtual(TupleTableSlot *dst, TupleTableSlot *src)
 }
 
 /*
- * The same for a heap tuple copied out of a colcompress slot.  ANALYZE
- * copies its sample rows so and sorts them by that TID to put them back in
- * table order, from which it computes each column's correlation; with
- * TTSOpsVirtual every copy's TID is invalid, the sample stays in reservoir
- * order, and the correlation of a perfectly ordered column comes out near
- * 0 (the planner then costs index scans and zone-map pruning as for
- * unordered rows).
+ * The same for a heap tuple copied out of either slot.  ANALYZE copies its
+ * sample rows so and sorts them by that TID to put them back in table
+ * order, from which it computes each column's correlation; with
+ * PostgreSQL's slot types every copy's TID is invalid, the sample stays in
+ * reservoir order, and the correlation of a perfectly ordered column comes
+ * out near 0 (the planner then costs index scans and zone-map pruning as
+ * for unordered rows).
  */
 static HeapTuple
 copy_virtual_heap_tuple(TupleTableSlot *slot)
 {
 	HeapTuple	tuple = TTSOpsVirtual.copy_heap_tuple(slot);
+
+	tuple->t_self = slot->tts_tid;
+	return tuple;
+}
+
+static HeapTuple
+copy_minimal_heap_tuple(TupleTableSlot *slot)
+{
+	HeapTuple	tuple = TTSOpsMinimalTuple.copy_heap_tuple(slot);
 
 	tuple->t_self = slot->tts_tid;
 	return tuple;
@@ -183,6 +192,7 @@ storage_slot_minimal_ops(void)
 	{
 		ops_init(&minimal_ops, &TTSOpsMinimalTuple);
 		minimal_ops.copyslot = copy_minimal;
+		minimal_ops.copy_heap_tuple = copy_minimal_heap_tuple;
 	}
 	return &minimal_ops;
 }

@@ -11,7 +11,6 @@
 #include "compat/compat.h"
 
 #include "access/tableam.h"
-#include "common/pg_prng.h"
 #include "executor/tuptable.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
@@ -32,8 +31,6 @@ typedef struct RowScanDescData
 	/* ANALYZE: the batches the sampled block stands for, [next, end) */
 	int64		analyze_next_batch;
 	int64		analyze_end_batch;
-	/* ANALYZE: the chance a row of them is handed over; 0 until known */
-	double		analyze_keep;
 } RowScanDescData;
 
 typedef RowScanDescData *RowScanDesc;
@@ -128,11 +125,9 @@ row_parallelscan_reinitialize(Relation rel, ParallelTableScanDesc pscan)
 
 /*
  * ANALYZE: sampled block b stands for the batches at the same relative
- * position (storage_am_analyze_units).  Of their rows, each is handed over
- * with the chance storage_am_analyze_keep gives, so that ANALYZE gets its
- * sample in table order instead of keeping a random reservoir it cannot
- * sort back (our slots' row copies carry no TID), which made every
- * column's correlation about 0.  Rows passed over still count as live.
+ * position (storage_am_analyze_units), and every row of them is handed
+ * over; ANALYZE keeps a random reservoir of them and sorts it back into
+ * table order by the TIDs our slots' copies keep (storage_slots.c).
  */
 bool
 row_scan_analyze_next_block(TableScanDesc sscan, COMPAT_ANALYZE_BLOCK_ARGS)
@@ -142,11 +137,6 @@ row_scan_analyze_next_block(TableScanDesc sscan, COMPAT_ANALYZE_BLOCK_ARGS)
 
 	if (!compat_analyze_block(&block))
 		return false;
-	if (scan->analyze_keep == 0)
-		scan->analyze_keep =
-			storage_am_analyze_keep(sscan->rs_rd,
-									row_reader_total_rows(scan_reader(sscan)),
-									RelationGetNumberOfBlocks(sscan->rs_rd));
 	scan->have_batch = false;
 	storage_am_analyze_units(block, RelationGetNumberOfBlocks(sscan->rs_rd),
 							 scan_reader(sscan)->nbatches,
@@ -163,22 +153,16 @@ row_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin,
 	RowScanDesc scan = (RowScanDesc) sscan;
 	RowReader  *r = scan_reader(sscan);
 
-	for (;;)
+	while (!scan->have_batch || scan->pos + 1 >= (int64) r->nrows)
 	{
-		while (!scan->have_batch || scan->pos + 1 >= (int64) r->nrows)
-		{
-			if (scan->analyze_next_batch >= scan->analyze_end_batch)
-				return false;
-			row_reader_load_batch(r, (int) scan->analyze_next_batch++);
-			scan->have_batch = true;
-			scan->pos = -1;
-		}
-		scan->pos++;
-		*liverows += 1;
-		if (scan->analyze_keep >= 1.0 ||
-			pg_prng_double(&pg_global_prng_state) < scan->analyze_keep)
-			break;
+		if (scan->analyze_next_batch >= scan->analyze_end_batch)
+			return false;
+		row_reader_load_batch(r, (int) scan->analyze_next_batch++);
+		scan->have_batch = true;
+		scan->pos = -1;
 	}
+	scan->pos++;
+	*liverows += 1;
 	row_reader_store_row(r, (uint32) scan->pos, slot);
 	return true;
 }

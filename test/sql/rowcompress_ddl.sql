@@ -30,8 +30,8 @@ ANALYZE big;
 SELECT reltuples BETWEEN 300000 AND 340000 AS reltuples_ok FROM pg_class WHERE oid = 'big'::regclass;
 SELECT attname, n_distinct FROM pg_stats WHERE tablename = 'big' AND attname = 'grp';
 -- in table order, so a column stored in its own order has correlation 1
--- (the sample is a tenth of the rows: the scan hands over about that share
--- of them, in order); a smaller statistics target, a smaller share
+-- (ANALYZE keeps a random tenth of the rows the scan hands over and sorts
+-- them back by TID); with a smaller statistics target, a smaller sample
 SELECT attname, round(correlation::numeric, 2) AS correlation
   FROM pg_stats WHERE tablename = 'big' AND attname = 'id';
 ALTER TABLE big ALTER COLUMN id SET STATISTICS 10, ALTER COLUMN grp SET STATISTICS 10,
