@@ -133,6 +133,80 @@ SELECT (SELECT count(*) FROM engine.colcompress_stripes WHERE relation::text LIK
 DROP TABLE copied;
 DROP FUNCTION copied_log();
 
+-- PL/pgSQL blocks with EXCEPTION clauses, nested, that insert, read rows
+-- the levels around them buffer, check unique keys, update, delete and
+-- fail at random (the same choices for every table): each access method
+-- ends as heap does, with the write buffers' budget at its default and at
+-- its least (which writes the blocks' own rows early)
+CREATE FUNCTION nested_blocks(tbl text, seed float8) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE n bigint := 0; k int; acc bigint := 0;
+BEGIN
+	PERFORM setseed(seed);
+	EXECUTE format('SELECT coalesce(max(id), 0) FROM %I', tbl) INTO k;
+	FOR i IN 1..150 LOOP
+		EXECUTE format('INSERT INTO %I SELECT g, g FROM generate_series(%s, %s) g', tbl, k + 1, k + 50);
+		k := k + 50;
+		BEGIN
+			IF random() < 0.5 THEN
+				EXECUTE format('SELECT count(*) + coalesce(sum(v), 0) FROM %I', tbl) INTO n;
+				acc := acc + n;
+			END IF;
+			EXECUTE format('INSERT INTO %I SELECT g, -g FROM generate_series(%s, %s) g', tbl, k + 1, k + 10);
+			k := k + 10;
+			BEGIN
+				IF random() < 0.5 THEN
+					EXECUTE format('SELECT count(*) FROM %I WHERE id > %s', tbl, k - 30) INTO n;
+					acc := acc + n;
+				END IF;
+				IF random() < 0.3 THEN
+					EXECUTE format('INSERT INTO %I VALUES (%s, 0)', tbl, k - 40);
+				END IF;
+				IF random() < 0.3 THEN
+					RAISE EXCEPTION 'inner';
+				END IF;
+			EXCEPTION WHEN raise_exception OR unique_violation THEN
+				acc := acc + 1;
+			END;
+			IF random() < 0.3 THEN
+				EXECUTE format('UPDATE %I SET v = v + 1 WHERE id = %s', tbl, k - 5);
+			END IF;
+			IF random() < 0.2 THEN
+				EXECUTE format('DELETE FROM %I WHERE id = %s', tbl, k - 55);
+			END IF;
+			IF random() < 0.3 THEN
+				RAISE EXCEPTION 'outer';
+			END IF;
+		EXCEPTION WHEN raise_exception THEN
+			acc := acc + 1000;
+		END;
+	END LOOP;
+	EXECUTE format('SELECT count(*) + sum(v) FROM %I', tbl) INTO n;
+	RETURN acc * 1000003 + n;
+END $$;
+CREATE TABLE nb_heap (id int PRIMARY KEY, v int);
+CREATE TABLE nb_col (id int PRIMARY KEY, v int) USING colcompress;
+CREATE TABLE nb_row (id int PRIMARY KEY, v int) USING rowcompress;
+WITH runs AS MATERIALIZED (
+	SELECT seed, nested_blocks('nb_heap', seed) AS h, nested_blocks('nb_col', seed) AS c,
+		   nested_blocks('nb_row', seed) AS r
+	  FROM (VALUES (0.1), (0.2), (0.3)) s(seed))
+SELECT seed, h = c AS col_as_heap, h = r AS row_as_heap FROM runs ORDER BY seed;
+SET storage_engine.write_buffer_memory = '1MB';
+WITH runs AS MATERIALIZED (
+	SELECT seed, nested_blocks('nb_heap', seed) AS h, nested_blocks('nb_col', seed) AS c,
+		   nested_blocks('nb_row', seed) AS r
+	  FROM (VALUES (0.4), (0.5)) s(seed))
+SELECT seed, h = c AS col_as_heap, h = r AS row_as_heap FROM runs ORDER BY seed;
+RESET storage_engine.write_buffer_memory;
+SELECT (SELECT count(*) FROM ((TABLE nb_heap EXCEPT ALL TABLE nb_col)
+			UNION ALL (TABLE nb_col EXCEPT ALL TABLE nb_heap)) d) AS col_differs,
+	   (SELECT count(*) FROM ((TABLE nb_heap EXCEPT ALL TABLE nb_row)
+			UNION ALL (TABLE nb_row EXCEPT ALL TABLE nb_heap)) d) AS row_differs,
+	   (SELECT count(*) FROM nb_heap) AS rows;
+DROP TABLE nb_heap, nb_col, nb_row;
+DROP FUNCTION nested_blocks(text, float8);
+
 -- the setting: at least 1 MB
 SELECT setting, unit, min_val, context FROM pg_settings
  WHERE name = 'storage_engine.write_buffer_memory';
