@@ -32,6 +32,10 @@
  *		metadata rows go and the rows are buffered again, to be written at
  *		the outer level's next chance.  Their row numbers, already in
  *		indexes, do not change.
+ *	  A buffer belongs to the relation's storage (relfilenode) it was made
+ *	  for.  TRUNCATE, a rewrite or DROP leave it in place, unread and
+ *	  unwritten (entry_for), since a subtransaction that did it may abort
+ *	  and bring that storage back with these rows; at commit it is dropped.
  *
  *	  The buffers live in a context under TopMemoryContext that is reset
  *	  at the end of every transaction.  Together they hold at most about
@@ -106,17 +110,43 @@ unwritten_rows(PendingWrite *p)
 		p->ops->pending_rows(p->writer);
 }
 
+/*
+ * Is entry p's buffer for rel's storage?  Not once the relation's storage
+ * was replaced (TRUNCATE, a rewrite) or the relation dropped: the entry
+ * stays, unwritten and unread, for the subtransaction that did it may
+ * abort and bring the storage back with the rows the entry holds for it.
+ */
+static bool
+entry_for(PendingWrite *p, Relation rel)
+{
+	return p->relid == RelationGetRelid(rel) &&
+		p->relnumber == RelFileNumberOf(rel);
+}
+
+/* Entry p's relation, open, or NULL when entry_for it no longer holds. */
+static Relation
+open_entry_relation(PendingWrite *p)
+{
+	Relation	rel = try_relation_open(p->relid, NoLock);
+
+	if (rel != NULL && !entry_for(p, rel))
+	{
+		relation_close(rel, NoLock);
+		rel = NULL;
+	}
+	return rel;
+}
+
 /* Writes entry p's rows in the current subtransaction, keeping them. */
 static void
 write_entry(PendingWrite *p)
 {
-	Relation	rel;
+	Relation	rel = open_entry_relation(p);
 
 	pending_flush_count++;
-	rel = relation_open(p->relid, NoLock);
-	/* a buffer for storage the relation no longer has is dropped */
-	if (RelFileNumberOf(rel) == p->relnumber)
-		p->ops->write(p->writer, rel);
+	if (rel == NULL)
+		return;
+	p->ops->write(p->writer, rel);
 	relation_close(rel, NoLock);
 }
 
@@ -188,8 +218,15 @@ renew_entry(PendingWrite *p)
 	Relation	rel;
 
 	flush_entry(p);
-	rel = relation_open(p->relid, NoLock);
+	rel = open_entry_relation(p);
 	free_writer(p);
+	if (rel == NULL)
+	{
+		/* the current level's rows of storage it replaced: nothing keeps them */
+		pending = list_delete_ptr(pending, p);
+		pfree(p);
+		return;
+	}
 	new_writer(p, rel);
 	relation_close(rel, NoLock);
 }
@@ -294,7 +331,7 @@ pending_flush_for_read(Relation rel)
 	{
 		PendingWrite *p = lfirst(lc);
 
-		if (p->relid != RelationGetRelid(rel) || unwritten_rows(p) == 0)
+		if (!entry_for(p, rel) || unwritten_rows(p) == 0)
 			continue;
 		if (IsInParallelMode())
 			ereport(ERROR,
@@ -323,7 +360,7 @@ pending_row_count(Relation rel)
 	{
 		PendingWrite *p = lfirst(lc);
 
-		if (p->relid == RelationGetRelid(rel))
+		if (entry_for(p, rel))
 			rows += unwritten_rows(p);
 	}
 	return rows;
@@ -340,7 +377,7 @@ pending_holds_row(Relation rel, uint64 rownum)
 		RowRunBuilder *rows;
 		uint64		pos;
 
-		if (p->relid != RelationGetRelid(rel) || unwritten_rows(p) == 0)
+		if (!entry_for(p, rel) || unwritten_rows(p) == 0)
 			continue;
 		rows = p->ops->rows(p->writer);
 		if (row_runs_find(rows->runs, rows->nruns, rownum, &pos))
@@ -372,7 +409,7 @@ flush_current_level(void)
 }
 
 void
-pending_forget(Oid relid)
+pending_forget(Relation rel)
 {
 	ListCell   *lc;
 
@@ -380,7 +417,7 @@ pending_forget(Oid relid)
 	{
 		PendingWrite *p = lfirst(lc);
 
-		if (p->relid == relid)
+		if (entry_for(p, rel))
 		{
 			free_writer(p);
 			pending = foreach_delete_current(pending, lc);

@@ -67,7 +67,12 @@ extern void pending_flush_row(Relation rel, uint64 rownum);
 /* Grows whenever buffered rows are written: cached stream lists go stale. */
 extern uint64 pending_flush_count;
 
-/* Forgets rel's pending rows (the storage they were for is gone). */
-extern void pending_forget(Oid relid);
+/*
+ * Forgets the rows pending for rel's current storage, which is emptied
+ * for good (a TRUNCATE of storage made in the current subtransaction).
+ * Storage replaced or dropped in a way a subtransaction abort undoes keeps
+ * its rows pending, unread, until the transaction ends.
+ */
+extern void pending_forget(Relation rel);
 
 #endif							/* STORAGE_ENGINE_PENDING_WRITES_H */

@@ -81,12 +81,12 @@ storage_am_set_new_storage(const StorageAm *am, Relation rel,
 {
 	SMgrRelation srel;
 
-	/* replacing existing storage (TRUNCATE, rewrite): drop its metadata */
+	/*
+	 * replacing existing storage (TRUNCATE, rewrite): drop its metadata;
+	 * rows buffered for it stay, for an abort that brings it back
+	 */
 	if (!CompatRelFileLocatorEquals(*newlocator, RelationPhysicalId(rel)))
-	{
-		pending_forget(RelationGetRelid(rel));
 		forget_storage(am, rel);
-	}
 
 	*freezeXid = RecentXmin;
 	*minmulti = GetOldestMultiXactId();
@@ -117,7 +117,7 @@ storage_am_finish_bulk_insert(Relation rel)
 void
 storage_am_nontransactional_truncate(const StorageAm *am, Relation rel)
 {
-	pending_forget(RelationGetRelid(rel));
+	pending_forget(rel);
 	forget_storage(am, rel);
 	RelationTruncate(rel, 0);
 }
@@ -336,7 +336,6 @@ storage_am_scan_init(TableScanDesc scan, Relation rel, Snapshot snapshot,
 void
 storage_am_relation_dropped(const StorageAm *am, Relation rel)
 {
-	pending_forget(RelationGetRelid(rel));
 	forget_storage(am, rel);
 }
 
