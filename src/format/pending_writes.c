@@ -17,10 +17,10 @@
  *	  - a query that reads a table with buffered rows writes them at
  *		ExecutorStart (before any parallel mode begins), and a scan started
  *		outside the executor writes them at scan start;
- *	  - statements that may build an index write them before they run: a
- *		parallel build enters parallel mode before its scan starts, and
- *		nothing can be written then (a restore in one transaction loads a
- *		table and indexes it);
+ *	  - statements that may build an index write them before they run,
+ *		outer levels' too (kept as below): a parallel build enters parallel
+ *		mode before its scan starts, and nothing can be written then (a
+ *		restore in one transaction loads a table and indexes it);
  *	  - a table rewrite writes its transient table's at its end, before the
  *		storage swap (storage_am_finish_bulk_insert);
  *	  - past storage_engine.write_buffer_memory, the largest is written.
@@ -157,6 +157,23 @@ flush_entry(PendingWrite *p)
 		return;
 	write_entry(p);
 	p->ops->clear(p->writer);
+}
+
+/*
+ * Writes entry p's rows so that reads by subtransaction subxid (the
+ * current one) see them: an outer level's are kept until the write is its
+ * own (written_in).
+ */
+static void
+write_for_read(PendingWrite *p, SubTransactionId subxid)
+{
+	if (p->subxid == subxid)
+		flush_entry(p);
+	else if (unwritten_rows(p) > 0)
+	{
+		write_entry(p);
+		p->written_in = subxid;
+	}
 }
 
 /* Counts the growth of the buffer last handed out into held_memory. */
@@ -339,14 +356,7 @@ pending_flush_for_read(Relation rel)
 					 errmsg("cannot write buffered rows of %s table \"%s\" during a parallel operation",
 							p->ops->am_name, RelationGetRelationName(rel)),
 					 errhint("Disable parallel query for this statement.")));
-		if (p->subxid == subxid)
-			flush_entry(p);
-		else
-		{
-			/* an outer level's rows: kept until the write is its own */
-			write_entry(p);
-			p->written_in = subxid;
-		}
+		write_for_read(p, subxid);
 	}
 }
 
@@ -393,8 +403,9 @@ pending_flush_row(Relation rel, uint64 rownum)
 		pending_flush_for_read(rel);
 }
 
+/* Writes the current level's rows, or with all_levels every level's. */
 static void
-flush_current_level(void)
+flush_levels(bool all_levels)
 {
 	SubTransactionId subxid = GetCurrentSubTransactionId();
 	ListCell   *lc;
@@ -403,8 +414,8 @@ flush_current_level(void)
 	{
 		PendingWrite *p = lfirst(lc);
 
-		if (p->subxid == subxid)
-			flush_entry(p);
+		if (p->subxid == subxid || all_levels)
+			write_for_read(p, subxid);
 	}
 }
 
@@ -580,9 +591,9 @@ process_utility(PlannedStmt *pstmt, const char *queryString,
 
 	if (pending != NIL && IsA(parsetree, TransactionStmt) &&
 		((TransactionStmt *) parsetree)->kind == TRANS_STMT_SAVEPOINT)
-		flush_current_level();
+		flush_levels(false);
 	else if (pending != NIL && !IsInParallelMode() && may_build_index(parsetree))
-		flush_current_level();
+		flush_levels(true);		/* also an outer level's, which the build reads */
 
 	if (prev_process_utility)
 		prev_process_utility(pstmt, queryString, readOnlyTree, context,

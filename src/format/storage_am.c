@@ -325,6 +325,18 @@ storage_am_scan_init(TableScanDesc scan, Relation rel, Snapshot snapshot,
 	if (!IsParallelWorker())
 		pending_flush_for_read(rel);
 
+	/*
+	 * A parallel CREATE INDEX scans with SnapshotAny, for heap to judge each
+	 * tuple with HeapTupleSatisfiesVacuum.  Our metadata read so would list
+	 * streams whose writers aborted, and a write an aborted subtransaction
+	 * made of rows that were then written again (pending_writes.c) put those
+	 * rows in the index twice.  What a serial build reads, SnapshotSelf
+	 * (storage_index_build_range_scan), is what the parallel one needs; the
+	 * build's ShareLock keeps it the same list for every participant.
+	 */
+	if (snapshot != NULL && snapshot->snapshot_type == SNAPSHOT_ANY)
+		snapshot = SnapshotSelf;
+
 	scan->rs_rd = rel;
 	scan->rs_snapshot = snapshot;
 	scan->rs_nkeys = nkeys;
