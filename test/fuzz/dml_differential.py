@@ -4,8 +4,11 @@ The same random statements (INSERT ... SELECT, also from the table itself,
 UPDATE of values and of the unique key, UPDATE by subquery, DELETE, INSERT
 ... ON CONFLICT DO UPDATE / DO NOTHING, DELETE ... RETURNING, MERGE,
 aggregates, SELECT ... FOR UPDATE, TRUNCATE, VACUUM, and transactions of
-several of them with savepoints, committed or rolled back) run on a heap table, a colcompress table and a rowcompress
-table with small stripes and batches.  Every statement must give the three
+several of them with savepoints, committed or rolled back; or each inside
+PL/pgSQL blocks with EXCEPTION clauses, nested, that read the table and
+fail at random, over rows the transaction buffers outside them) run on a
+heap table, a colcompress table and a rowcompress table with small stripes
+and batches.  Every statement must give the three
 the same result (rows returned, rows affected, or the same kind of error),
 and after every step the tables must hold the same rows, read through plans
 chosen at random (scans, index scans, our custom scans off).
@@ -38,6 +41,8 @@ class Fuzz:
         self.rnd = random.Random(seed)
         self.seed = seed
         self.conn = psycopg.connect(conninfo, autocommit=True)
+        self.notices = []
+        self.conn.add_notice_handler(lambda d: self.notices.append(d.message_primary))
         self.cur = self.conn.cursor()
         self.next_id = 1
         for k, am in KINDS.items():
@@ -113,6 +118,26 @@ class Fuzz:
                     self.cur.execute("ROLLBACK TO SAVEPOINT each")
         return outs
 
+    def run_in_blocks(self, sql, fail, read):
+        """Runs sql on the three tables inside nested PL/pgSQL blocks (one
+        more subtransaction for each), reading the table after it when read
+        and failing the inner block when fail; the SQLSTATE each ends with."""
+        outs = {}
+        for k in KINDS:
+            table = f"{self.prefix}_{k}"
+            body = f"EXECUTE $q${self.on(sql, k)}$q$;"
+            if read:
+                body += f" PERFORM count(*), sum(k) FROM {table};"
+            if fail:
+                body += " RAISE EXCEPTION 'undo';"
+            self.notices = []
+            self.cur.execute(
+                "DO $b$ BEGIN BEGIN BEGIN " + body +
+                " EXCEPTION WHEN raise_exception THEN NULL; END;"
+                " EXCEPTION WHEN OTHERS THEN RAISE NOTICE 'sqlstate %', SQLSTATE; END; END $b$")
+            outs[k] = list(self.notices)
+        return outs
+
     def contents(self):
         """What each table holds, each read through a plan chosen at random."""
         res = {}
@@ -133,7 +158,23 @@ class Fuzz:
         sys.exit(1)
 
     def step(self, step):
-        if self.rnd.random() < 0.2:
+        if self.rnd.random() < 0.15:
+            # statements inside blocks, over rows buffered outside them
+            sqls = [s for s in (self.statement() for _ in range(self.rnd.randint(2, 5)))
+                    if not s.startswith(("VACUUM", "SELECT"))]
+            self.cur.execute("BEGIN")
+            for sql in sqls:
+                if self.rnd.random() < 0.3:
+                    outs = self.run(sql, True)
+                else:
+                    outs = self.run_in_blocks(sql, self.rnd.random() < 0.4,
+                                              self.rnd.random() < 0.5)
+                if len(set(map(str, outs.values()))) != 1:
+                    self.cur.execute("ROLLBACK")
+                    self.fail(step, "results", sql, outs)
+            self.cur.execute("ROLLBACK" if self.rnd.random() < 0.3 else "COMMIT")
+            sql = "; ".join(sqls)
+        elif self.rnd.random() < 0.2:
             sqls = [s for s in (self.statement() for _ in range(self.rnd.randint(2, 5)))
                     if not s.startswith("VACUUM")]
             self.cur.execute("BEGIN")
