@@ -40,11 +40,13 @@ extern PGDLLEXPORT void _PG_init(void);
 #include "storage/relfilelocator.h"
 #define RelationPhysicalId(rel) ((rel)->rd_locator)
 #define RelFileNumberOf(rel) ((rel)->rd_locator.relNumber)
+#define CompatRelFileNumber(locator) ((locator).relNumber)
 typedef RelFileLocator CompatRelFileLocator;
 #else
 #include "storage/relfilenode.h"
 #define RelationPhysicalId(rel) ((rel)->rd_node)
 #define RelFileNumberOf(rel) ((rel)->rd_node.relNode)
+#define CompatRelFileNumber(locator) ((locator).relNode)
 typedef RelFileNode CompatRelFileLocator;
 typedef Oid RelFileNumber;
 #endif

@@ -26,6 +26,7 @@
 
 #include "access/generic_xlog.h"
 #include "access/transam.h"
+#include "access/xact.h"
 #include "access/xlog.h"
 #include "access/xloginsert.h"
 #include "catalog/namespace.h"
@@ -104,6 +105,51 @@ next_storage_id(void)
 	return (uint64) nextval_internal(seq, false);
 }
 
+/*
+ * The storage id taken from the sequence when the storage of one relation
+ * was made.  CREATE TABLE AS, SELECT INTO and CREATE or REFRESH
+ * MATERIALIZED VIEW make the table's storage, then run their query, in
+ * parallel if the plan says so, and insert the rows in the leader while in
+ * parallel mode, where nextval() is refused ("cannot execute nextval()
+ * during a parallel operation"): the metapage made for the first row takes
+ * the id reserved for its storage instead.  One storage's at a time: the
+ * statements that write in parallel mode make their table's just before.
+ */
+static struct
+{
+	Oid			relid;
+	RelFileNumber relnumber;
+	uint64		id;
+} reserved_id;
+
+void
+storage_reserve_id(Relation rel, RelFileNumber relnumber)
+{
+	reserved_id.relid = RelationGetRelid(rel);
+	reserved_id.relnumber = relnumber;
+	reserved_id.id = next_storage_id();
+}
+
+static uint64
+take_storage_id(Relation rel)
+{
+	if (reserved_id.id != 0 && reserved_id.relid == RelationGetRelid(rel) &&
+		reserved_id.relnumber == RelFileNumberOf(rel))
+	{
+		uint64		id = reserved_id.id;
+
+		reserved_id.id = 0;
+		return id;
+	}
+	if (IsInParallelMode())
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TRANSACTION_STATE),
+				 errmsg("cannot create the storage of table \"%s\" during a parallel operation",
+						RelationGetRelationName(rel)),
+				 errhint("Disable parallel query for this statement.")));
+	return next_storage_id();
+}
+
 uint64
 storage_ensure_meta(Relation rel, StorageMeta *meta)
 {
@@ -127,7 +173,7 @@ storage_ensure_meta(Relation rel, StorageMeta *meta)
 		memset(&fresh, 0, sizeof(fresh));
 		fresh.magic = STORAGE_MAGIC;
 		fresh.version = STORAGE_FORMAT_VERSION;
-		fresh.storage_id = next_storage_id();
+		fresh.storage_id = take_storage_id(rel);
 		fresh.next_block = STORAGE_FIRST_DATA_BLOCK;
 		fresh.next_row_number = STORAGE_FIRST_ROW_NUMBER;
 		fresh.next_stream_num = 1;

@@ -44,6 +44,13 @@ extern bool storage_read_meta(Relation rel, StorageMeta *meta);
 /* Storage id of the relation, creating the metapage on first use. */
 extern uint64 storage_ensure_meta(Relation rel, StorageMeta *meta);
 
+/*
+ * Takes a storage id from the sequence for rel's new storage relnumber,
+ * when it is made (outside parallel mode), for its metapage made later,
+ * perhaps in parallel mode.
+ */
+extern void storage_reserve_id(Relation rel, RelFileNumber relnumber);
+
 /* Reserves count row numbers; returns the first.  Never reused. */
 extern uint64 storage_reserve_rows(Relation rel, uint64 count);
 

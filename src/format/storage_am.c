@@ -88,6 +88,9 @@ storage_am_set_new_storage(const StorageAm *am, Relation rel,
 	if (!CompatRelFileLocatorEquals(*newlocator, RelationPhysicalId(rel)))
 		forget_storage(am, rel);
 
+	/* its rows may come in parallel mode (CREATE TABLE AS) */
+	storage_reserve_id(rel, CompatRelFileNumber(*newlocator));
+
 	*freezeXid = RecentXmin;
 	*minmulti = GetOldestMultiXactId();
 	srel = RelationCreateStorage(*newlocator, persistence, true);
@@ -271,9 +274,15 @@ uint64
 storage_am_write_stream(Relation rel, uint64 storage_id, const char *data,
 						uint64 len, uint64 *stream_num)
 {
-	uint64		first;
+	uint64		first = STORAGE_NEW_BLOCKS;
 
-	if (!free_space_take(storage_id, storage_stream_blocks(len), &first))
+	/*
+	 * Free extents are looked up with a fresh snapshot, which parallel mode
+	 * refuses; the only writes in it are the leader's into a table its
+	 * statement just made (CREATE TABLE AS), which has none.
+	 */
+	if (!IsInParallelMode() &&
+		!free_space_take(storage_id, storage_stream_blocks(len), &first))
 		first = STORAGE_NEW_BLOCKS;
 	first = storage_write_stream(rel, first, data, len, stream_num);
 	if (storage_index_kinds(rel).brin)
