@@ -46,6 +46,7 @@
 #include "pgstat.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
+#include "utils/inval.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
@@ -194,6 +195,9 @@ typedef struct RowFetch
 	List	   *retired;		/* RetiredStream *, in cxt */
 
 	TupleTableSlot *scratch;	/* for existence checks */
+
+	/* set aside by a relcache invalidation: never looked up again */
+	bool		stale;
 } RowFetch;
 
 static bool keeps_images(Relation rel);
@@ -214,10 +218,35 @@ forget_fetch_cache(XactEvent event, void *arg)
 	}
 }
 
+/*
+ * A relcache invalidation frees the relation's entry when nobody has it
+ * open, and the fetchers of a RowFetch point to the entry they were built
+ * with: a later statement that matched the RowFetch (a new entry whose
+ * tuple descriptor was allocated where the old one was) fetched through a
+ * freed relation, and crashed (the planner reading an index's extreme
+ * values, after an autovacuum ANALYZE).  So the relation's RowFetches are
+ * set aside; a scan still using one holds the relation open, which keeps
+ * its entry, and the next lookup builds a new one.
+ */
+static void
+invalidate_fetch_cache(Datum arg, Oid relid)
+{
+	ListCell   *lc;
+
+	foreach(lc, fetch_cache)
+	{
+		RowFetch   *f = lfirst(lc);
+
+		if (!OidIsValid(relid) || f->relid == relid)
+			f->stale = true;
+	}
+}
+
 void
 storage_rows_init(void)
 {
 	RegisterXactCallback(forget_fetch_cache, NULL);
+	CacheRegisterRelcacheCallback(invalidate_fetch_cache, (Datum) 0);
 	row_reservations_init();
 }
 
@@ -258,7 +287,7 @@ row_fetch_for(Relation rel)
 	foreach(lc, fetch_cache)
 	{
 		f = lfirst(lc);
-		if (f->relid == RelationGetRelid(rel) &&
+		if (!f->stale && f->relid == RelationGetRelid(rel) &&
 			f->relnumber == RelFileNumberOf(rel) &&
 			f->desc == RelationGetDescr(rel))
 		{
