@@ -135,18 +135,11 @@ copy_virtual(TupleTableSlot *dst, TupleTableSlot *src)
  * for unordered rows).
  */
 static HeapTuple
-copy_virtual_heap_tuple(TupleTableSlot *slot)
+copy_heap_tuple(TupleTableSlot *slot)
 {
-	HeapTuple	tuple = TTSOpsVirtual.copy_heap_tuple(slot);
-
-	tuple->t_self = slot->tts_tid;
-	return tuple;
-}
-
-static HeapTuple
-copy_minimal_heap_tuple(TupleTableSlot *slot)
-{
-	HeapTuple	tuple = TTSOpsMinimalTuple.copy_heap_tuple(slot);
+	const TupleTableSlotOps *base = slot->tts_ops == &virtual_ops ?
+		&TTSOpsVirtual : &TTSOpsMinimalTuple;
+	HeapTuple	tuple = base->copy_heap_tuple(slot);
 
 	tuple->t_self = slot->tts_tid;
 	return tuple;
@@ -180,7 +173,7 @@ storage_slot_virtual_ops(void)
 	{
 		ops_init(&virtual_ops, &TTSOpsVirtual);
 		virtual_ops.copyslot = copy_virtual;
-		virtual_ops.copy_heap_tuple = copy_virtual_heap_tuple;
+		virtual_ops.copy_heap_tuple = copy_heap_tuple;
 	}
 	return &virtual_ops;
 }
@@ -192,7 +185,7 @@ storage_slot_minimal_ops(void)
 	{
 		ops_init(&minimal_ops, &TTSOpsMinimalTuple);
 		minimal_ops.copyslot = copy_minimal;
-		minimal_ops.copy_heap_tuple = copy_minimal_heap_tuple;
+		minimal_ops.copy_heap_tuple = copy_heap_tuple;
 	}
 	return &minimal_ops;
 }

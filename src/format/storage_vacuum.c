@@ -280,13 +280,6 @@ storage_vacuum_reclaim(const StorageAm *am, Relation rel, double tuples,
 		if (!TransactionIdIsValid(horizon) ||
 			TransactionIdFollows(s->retired_by, horizon))
 			horizon = s->retired_by;
-	}
-	/* before this transaction commits the extents, hence before any reuse */
-	storage_log_reuse_conflict(rel, horizon);
-	foreach(lc, reclaimed)
-	{
-		RetiredStream *s = lfirst(lc);
-
 		for (i = 0; i < s->nruns; i++)
 		{
 			uint64		last = s->runs[i].first + s->runs[i].count - 1;
@@ -296,6 +289,8 @@ storage_vacuum_reclaim(const StorageAm *am, Relation rel, double tuples,
 			row_mark_delete_range(meta.storage_id, s->runs[i].first, last);
 		}
 	}
+	/* before this transaction commits the extents, hence before any reuse */
+	storage_log_reuse_conflict(rel, horizon);
 	/* rows of reclaimed streams had their marks removed just now */
 	CommandCounterIncrement();
 	rows = row_mark_dead_rows(meta.storage_id, oldest_xmin, &nrows);

@@ -210,6 +210,20 @@ cover_bits(DistinctSet *set, int64 base, uint64 nwords)
 	return true;
 }
 
+/* Widens [*lo, *hi] to take in the values of the set's hash set. */
+static void
+widen_to_hashed(const DistinctSet *set, int64 *lo, int64 *hi)
+{
+	uint32		i;
+
+	for (i = 0; i < set->capacity; i++)
+		if (set->used[i])
+		{
+			*lo = Min(*lo, value_of(set->slots[i]));
+			*hi = Max(*hi, value_of(set->slots[i]));
+		}
+}
+
 /* Sets v's bit if the set's bitmap spans it. */
 static inline bool
 set_bit_in_range(DistinctSet *set, int64 v)
@@ -237,12 +251,7 @@ hash_to_bits(DistinctSet *set)
 	uint64		nwords;
 	uint32		i;
 
-	for (i = 0; i < set->capacity; i++)
-		if (set->used[i])
-		{
-			lo = Min(lo, value_of(set->slots[i]));
-			hi = Max(hi, value_of(set->slots[i]));
-		}
+	widen_to_hashed(set, &lo, &hi);
 	if (!bitmap_range(lo, hi, &base, &nwords) || nwords > set->n ||
 		!cover_bits(set, base, nwords))
 		return false;
@@ -321,12 +330,7 @@ distinct_set_export(const DistinctSet *set)
 	uint32		i;
 
 	memset(&h, 0, sizeof(h));
-	for (i = 0; i < set->capacity; i++)
-		if (set->used[i])
-		{
-			lo = Min(lo, value_of(set->slots[i]));
-			hi = Max(hi, value_of(set->slots[i]));
-		}
+	widen_to_hashed(set, &lo, &hi);
 	if (set->bits != NULL)
 	{
 		lo = Min(lo, set->bits_base);
