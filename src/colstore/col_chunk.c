@@ -329,22 +329,14 @@ col_chunk_read_frame(const ColChunkRef *ref, const FrameDirectory *frames,
 	uint32		nrows = frames_rows(frames->entries, frames->nframes, i,
 									ref->chunk->value_count);
 	char	   *out = col_buffer(raw, frame_room(ref, e->raw_length, nrows));
-	char	   *copy = col_buffer(stored, e->stored_length);
 	StreamPlace place = chunk_place(ref);
-	StoragePin own = {InvalidBuffer, 0, false};
-	StoragePin *pin = ref->pin != NULL ? ref->pin : &own;
-	const char *bytes;
 	const char *problem;
 
-	/* decompressed from its page, which is locked until done: no error */
-	bytes = storage_view_stream(ref->rel, ref->stripe->first_block,
-								ref->chunk->stored_offset + frames->offsets[i],
-								copy, e->stored_length, ref->strategy, &place,
-								pin);
-	problem = frames_decode(e, bytes, codec, dict, true, out);
-	storage_view_end(pin);
-	if (pin == &own)
-		storage_pin_release(&own);
+	problem = storage_decode_frame(ref->rel, ref->stripe->first_block,
+								   ref->chunk->stored_offset + frames->offsets[i],
+								   e, codec, dict,
+								   col_buffer(stored, e->stored_length), out,
+								   ref->strategy, &place, ref->pin);
 	if (problem != NULL)
 		col_chunk_corrupted(ref, problem);
 	frame_undelta(ref, e, nrows, out);

@@ -370,10 +370,12 @@ stream_damaged(Relation rel, const StreamPlace *place, uint64 blk,
 			 errdetail("%s: block " UINT64_FORMAT " %s.", text, blk, what)));
 }
 
+static void view_end(StoragePin *pin);
+
 void
 storage_pin_release(StoragePin *pin)
 {
-	storage_view_end(pin);
+	view_end(pin);
 	if (BufferIsValid(pin->buffer))
 		ReleaseBuffer(pin->buffer);
 	pin->buffer = InvalidBuffer;
@@ -453,10 +455,16 @@ storage_read_stream_pinned(Relation rel, uint64 first_block, uint64 offset,
 	}
 }
 
-const char *
-storage_view_stream(Relation rel, uint64 first_block, uint64 offset,
-					char *dest, uint64 len, BufferAccessStrategy strategy,
-					const StreamPlace *place, StoragePin *pin)
+/*
+ * The len bytes at offset of the stream: a pointer into the page holding
+ * them when one page does, that page then pinned in *pin and share-locked
+ * until view_end (raise no error before it); else a copy in dest (room for
+ * len).
+ */
+static const char *
+view_stream(Relation rel, uint64 first_block, uint64 offset,
+			char *dest, uint64 len, BufferAccessStrategy strategy,
+			const StreamPlace *place, StoragePin *pin)
 {
 	uint64		in_page = offset % STORAGE_PAGE_PAYLOAD;
 	Buffer		buf;
@@ -474,12 +482,34 @@ storage_view_stream(Relation rel, uint64 first_block, uint64 offset,
 	return PageGetContents(BufferGetPage(buf)) + in_page;
 }
 
-void
-storage_view_end(StoragePin *pin)
+static void
+view_end(StoragePin *pin)
 {
 	if (pin->viewing)
 		LockBuffer(pin->buffer, BUFFER_LOCK_UNLOCK);
 	pin->viewing = false;
+}
+
+const char *
+storage_decode_frame(Relation rel, uint64 first_block, uint64 offset,
+					 const FrameEntry *e, const Codec *codec,
+					 const CodecDict *dict, char *copy, char *raw,
+					 BufferAccessStrategy strategy, const StreamPlace *place,
+					 StoragePin *pin)
+{
+	StoragePin	own = {InvalidBuffer, 0, false};
+	StoragePin *p = pin != NULL ? pin : &own;
+	const char *bytes;
+	const char *problem;
+
+	/* the page stays locked while the frame decodes: nothing may raise */
+	bytes = view_stream(rel, first_block, offset, copy, e->stored_length,
+						strategy, place, p);
+	problem = frames_decode(e, bytes, codec, dict, true, raw);
+	view_end(p);
+	if (p == &own)
+		storage_pin_release(&own);
+	return problem;
 }
 
 void

@@ -121,20 +121,26 @@ extern void storage_read_stream_pinned(Relation rel, uint64 first_block,
 									   StoragePin *pin);
 extern void storage_pin_release(StoragePin *pin);
 
+struct FrameEntry;
+struct Codec;
+struct CodecDict;
+
 /*
- * The len bytes at offset of the stream, for a reader that is done with
- * them before it reads anything else: a pointer into the page holding them
- * when one page does, that page then pinned in *pin and share-locked until
- * storage_view_end (raise no error before it); else a copy in dest (room
- * for len).  A fetch by TID decompresses a frame straight from its page
- * instead of copying it first.
+ * Decodes frame e, stored at offset of the stream, into raw (frames_decode,
+ * CRC checked) straight from its page when one page holds it, else from a
+ * copy in copy (room for its stored bytes): a fetch by TID decompresses a
+ * frame without copying it first.  pin as storage_read_stream_pinned's, or
+ * NULL.  Returns NULL, or what is wrong for the caller to report.
  */
-extern const char *storage_view_stream(Relation rel, uint64 first_block,
-									   uint64 offset, char *dest, uint64 len,
-									   BufferAccessStrategy strategy,
-									   const StreamPlace *place,
-									   StoragePin *pin);
-extern void storage_view_end(StoragePin *pin);
+extern const char *storage_decode_frame(Relation rel, uint64 first_block,
+										uint64 offset,
+										const struct FrameEntry *e,
+										const struct Codec *codec,
+										const struct CodecDict *dict,
+										char *copy, char *raw,
+										BufferAccessStrategy strategy,
+										const StreamPlace *place,
+										StoragePin *pin);
 
 /*
  * Makes a hot standby cancel the queries whose snapshots may still see what

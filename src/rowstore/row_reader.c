@@ -520,9 +520,7 @@ load_frame(RowReader *r, int index, uint32 pos)
 		const char *problem;
 		MemoryContext old;
 		char	   *stored;
-		const char *bytes;
 		const CodecDict *dict;
-		StoragePin	pin = {InvalidBuffer, 0, false};
 
 		MemoryContextReset(r->batch_cxt);
 		r->batch_index = -1;
@@ -540,13 +538,10 @@ load_frame(RowReader *r, int index, uint32 pos)
 		r->raw = palloc(Max(spot->entry.raw_length, 1));
 		r->raw_length = spot->entry.raw_length;
 		r->row_offsets = palloc(sizeof(uint32) * spot->nrows);
-		/* decompressed from its page, locked until done: no error */
 		CHECK_FOR_INTERRUPTS();
-		bytes = storage_view_stream(r->rel, b->first_block, spot->offset,
-									stored, spot->entry.stored_length, NULL,
-									&place, &pin);
-		problem = frames_decode(&spot->entry, bytes, codec, dict, true, r->raw);
-		storage_pin_release(&pin);
+		problem = storage_decode_frame(r->rel, b->first_block, spot->offset,
+									   &spot->entry, codec, dict, stored,
+									   r->raw, NULL, &place, NULL);
 		if (problem != NULL)
 			batch_corrupted(r, b, problem);
 		index_frame(r, b, &spot->entry, true, spot->nrows, r->raw, 0,
