@@ -540,36 +540,41 @@ in_progress_row(Relation rel, RowFetch *f, uint64 rownum, Snapshot snapshot,
 	TransactionId owner = row_reservation_owner(f->storage_id, rownum,
 												rownum + 1);
 	TransactionId top;
-	SnapshotData killed_check;
 	LOCKTAG		tag;
+	bool		deciding;
 
 	if (!TransactionIdIsValid(owner))
 		return false;
-	/* a row its own speculative insertion took back is no one's */
-	InitDirtySnapshot(killed_check);
-	if (!row_mark_visible(f->storage_id, rownum, &killed_check))
-		return false;
+
+	/*
+	 * Its owner deciding a speculative insertion (maybe of this row): the
+	 * check waits for that, then looks again.  Otherwise whether the row
+	 * was taken back is asked after the lock was found free: the owner
+	 * kills a row before it lets the lock go, so the answer is final.  Asked
+	 * before, a row killed in between looked like one its owner kept, and
+	 * the check waited for the owner's whole transaction: two sessions
+	 * upserting one key could each wait for the other's.
+	 */
+	top = SubTransGetTopmostTransaction(owner);
+	speculative_tag(&tag, top);
+	deciding = LockAcquire(&tag, ShareLock, false, true) == LOCKACQUIRE_NOT_AVAIL;
+	if (!deciding)
+	{
+		SnapshotData killed_check;
+
+		LockRelease(&tag, ShareLock, false);
+		/* a row its own speculative insertion took back is no one's */
+		InitDirtySnapshot(killed_check);
+		if (!row_mark_visible(f->storage_id, rownum, &killed_check))
+			return false;
+	}
 
 	if (!fetch_in_progress(rel, f, rownum, slot))
 		ExecStoreAllNullTuple(slot);
 	row_number_to_tid(rownum, &slot->tts_tid);
-	snapshot->xmin = owner;
+	snapshot->xmin = deciding ? top : owner;
 	snapshot->xmax = InvalidTransactionId;
-	snapshot->speculativeToken = 0;
-
-	/*
-	 * Its owner deciding a speculative insertion (maybe of this row): the
-	 * check waits for that, then looks again.
-	 */
-	top = SubTransGetTopmostTransaction(owner);
-	speculative_tag(&tag, top);
-	if (LockAcquire(&tag, ShareLock, false, true) == LOCKACQUIRE_NOT_AVAIL)
-	{
-		snapshot->xmin = top;
-		snapshot->speculativeToken = SPECULATIVE_TOKEN;
-	}
-	else
-		LockRelease(&tag, ShareLock, false);
+	snapshot->speculativeToken = deciding ? SPECULATIVE_TOKEN : 0;
 	return true;
 }
 
