@@ -18,6 +18,7 @@
 #include "colstore/col_reader.h"
 #include "colstore/col_scan.h"
 #include "format/storage.h"
+#include "format/tid_blocks.h"
 #include "format/storage_am.h"
 
 typedef struct ColScanDescData
@@ -110,6 +111,7 @@ col_parallelscan_initialize(Relation rel, ParallelTableScanDesc pscan)
 
 	p->base.phs_syncscan = false;
 	pg_atomic_init_u64(&p->next_group, 0);
+	tid_blocks_note_parallel_scan(rel);
 	return sizeof(ColParallelScanDescData);
 }
 

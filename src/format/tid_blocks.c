@@ -21,16 +21,39 @@
  *	  VACUUM does not truncate below that length.  Rows not yet written
  *	  have their TID blocks covered when they are.
  *
+ *	  A parallel BRIN build (PostgreSQL 17+) reads the table in workers,
+ *	  which may write nothing, and its leader may not read at all
+ *	  (parallel_leader_participation off): the build cannot cover the
+ *	  table as a serial one does (storage_am_rows.c).  The leader's
+ *	  parallelscan_initialize notes the table, and the utility statement
+ *	  that built the index (every index build is one's) covers it before
+ *	  it returns: a BRIN scan in a parallel-built index once missed every
+ *	  row past the table's last page.
+ *
  *-------------------------------------------------------------------------
  */
 #include "compat/compat.h"
 
+#include "access/parallel.h"
+#include "access/relation.h"
+#include "access/xact.h"
+#include "access/xlog.h"
+#include "storage/lmgr.h"
+#include "tcop/utility.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
 
 #include "catalog/free_space.h"
 #include "format/row_number.h"
 #include "format/storage.h"
+#include "format/storage_am.h"
 #include "format/tid_blocks.h"
+#include "relation_hooks.h"
+
+static ProcessUtility_hook_type prev_process_utility = NULL;
+
+/* OIDs of tables parallel scans found shorter than their TID blocks */
+static List *noted = NIL;
 
 static BlockNumber
 blocks_for(const StorageMeta *meta)
@@ -71,4 +94,90 @@ tid_blocks_cover(Relation rel, uint64 storage_id)
 	 * them would.
 	 */
 	compat_extend_main_fork_to(rel, needed);
+}
+
+/*
+ * Whether the table has a BRIN index is asked when it is covered: the
+ * relation a build scans may not list its first index yet (relhasindex).
+ */
+void
+tid_blocks_note_parallel_scan(Relation rel)
+{
+	MemoryContext old;
+
+	if (IsParallelWorker() || list_member_oid(noted, RelationGetRelid(rel)) ||
+		RelationGetNumberOfBlocks(rel) >= tid_blocks_needed(rel))
+		return;
+	old = MemoryContextSwitchTo(TopMemoryContext);
+	noted = lappend_oid(noted, RelationGetRelid(rel));
+	MemoryContextSwitchTo(old);
+}
+
+/* Statements that may build an index, and so run a parallel BRIN build. */
+static bool
+may_build_index(Node *parsetree)
+{
+	switch (nodeTag(parsetree))
+	{
+		case T_IndexStmt:
+		case T_ReindexStmt:
+		case T_AlterTableStmt:
+		case T_ClusterStmt:
+		case T_VacuumStmt:
+		case T_RefreshMatViewStmt:
+			return true;
+		default:
+			return false;
+	}
+}
+
+static void
+cover_noted(void)
+{
+	List	   *relids = noted;
+	ListCell   *lc;
+
+	noted = NIL;
+	foreach(lc, relids)
+	{
+		Relation	rel = try_relation_open(lfirst_oid(lc), AccessShareLock);
+		StorageMeta meta;
+
+		if (rel == NULL)
+			continue;
+		/* noted tables without BRIN (any narrow table scanned) are left be */
+		if (storage_am_for(rel) != NULL && storage_index_kinds(rel).brin &&
+			storage_read_meta(rel, &meta))
+		{
+			/* the lock of a writer, as a stream written covers the table */
+			LockRelationOid(RelationGetRelid(rel), RowExclusiveLock);
+			tid_blocks_cover(rel, meta.storage_id);
+		}
+		relation_close(rel, NoLock);
+	}
+	list_free(relids);
+}
+
+static void
+process_utility(PlannedStmt *pstmt, const char *queryString,
+				bool readOnlyTree, ProcessUtilityContext context,
+				ParamListInfo params, QueryEnvironment *queryEnv,
+				DestReceiver *dest, QueryCompletion *qc)
+{
+	if (prev_process_utility)
+		prev_process_utility(pstmt, queryString, readOnlyTree, context,
+							 params, queryEnv, dest, qc);
+	else
+		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
+								params, queryEnv, dest, qc);
+	if (noted != NIL && may_build_index(pstmt->utilityStmt) &&
+		IsTransactionState() && !IsInParallelMode() && !RecoveryInProgress())
+		cover_noted();
+}
+
+void
+tid_blocks_init(void)
+{
+	prev_process_utility = ProcessUtility_hook;
+	ProcessUtility_hook = process_utility;
 }

@@ -17,4 +17,12 @@ extern BlockNumber tid_blocks_needed(Relation rel);
 /* Makes the relation at least tid_blocks_needed long (for a BRIN index). */
 extern void tid_blocks_cover(Relation rel, uint64 storage_id);
 
+/*
+ * Notes a table a parallel scan is initialized for, when a parallel BRIN
+ * build may have to have it covered (tid_blocks.c); installs the utility
+ * hook that covers noted tables.
+ */
+extern void tid_blocks_note_parallel_scan(Relation rel);
+extern void tid_blocks_init(void);
+
 #endif							/* STORAGE_ENGINE_TID_BLOCKS_H */

@@ -16,6 +16,7 @@
 #include "utils/snapmgr.h"
 
 #include "format/storage.h"
+#include "format/tid_blocks.h"
 #include "format/storage_am.h"
 #include "rowstore/row_reader.h"
 #include "rowstore/row_scan.h"
@@ -112,6 +113,7 @@ row_parallelscan_initialize(Relation rel, ParallelTableScanDesc pscan)
 
 	p->base.phs_syncscan = false;
 	pg_atomic_init_u64(&p->next_batch, 0);
+	tid_blocks_note_parallel_scan(rel);
 	return sizeof(RowParallelScanDescData);
 }
 
