@@ -47,11 +47,17 @@ count_regress_output() {
 }
 
 run_pg_regress() {
-	local v=$1 tier=$2 prog=$3 port=$4 out=$5 tests=$6 rc
+	local v=$1 tier=$2 prog=$3 port=$4 out=$5 tests=$6 rc conf="$SE_ROOT/test/regress.conf"
 	se_pg_dir "$out"
+	# SE_EXTRA_CONF: settings added to the instances' (scripts/config-sweep.sh)
+	if [ -n "${SE_EXTRA_CONF:-}" ]; then
+		conf="$out/regress.conf"
+		{ cat "$SE_ROOT/test/regress.conf"; printf '%b\n' "$SE_EXTRA_CONF"; } > "$conf"
+		chmod 644 "$conf"
+	fi
 	se_as_pg "$prog" \
 		--temp-instance="$out/tmp_check" \
-		--temp-config="$SE_ROOT/test/regress.conf" \
+		--temp-config="$conf" \
 		--inputdir="$SE_ROOT/test" --outputdir="$out" \
 		--bindir="$(se_bindir "$v")" --port="$port" \
 		--load-extension=storage_engine --dbname=storage_engine_regress \

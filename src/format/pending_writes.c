@@ -57,6 +57,7 @@
 #include "utils/rel.h"
 
 #include "format/pending_writes.h"
+#include "format/storage_am.h"
 #include "guc.h"
 
 typedef struct PendingWrite
@@ -566,21 +567,6 @@ executor_start(QueryDesc *queryDesc, int eflags)
 		standard_ExecutorStart(queryDesc, eflags);
 }
 
-/* CREATE INDEX, REINDEX, ALTER TABLE (its constraints build indexes) */
-static bool
-may_build_index(Node *parsetree)
-{
-	switch (nodeTag(parsetree))
-	{
-		case T_IndexStmt:
-		case T_ReindexStmt:
-		case T_AlterTableStmt:
-			return true;
-		default:
-			return false;
-	}
-}
-
 static void
 process_utility(PlannedStmt *pstmt, const char *queryString,
 				bool readOnlyTree, ProcessUtilityContext context,
@@ -592,7 +578,8 @@ process_utility(PlannedStmt *pstmt, const char *queryString,
 	if (pending != NIL && IsA(parsetree, TransactionStmt) &&
 		((TransactionStmt *) parsetree)->kind == TRANS_STMT_SAVEPOINT)
 		flush_levels(false);
-	else if (pending != NIL && !IsInParallelMode() && may_build_index(parsetree))
+	else if (pending != NIL && !IsInParallelMode() &&
+			 statement_may_build_index(parsetree))
 		flush_levels(true);		/* also an outer level's, which the build reads */
 
 	if (prev_process_utility)

@@ -247,6 +247,28 @@ storage_am_copy_for_cluster(const StorageAm *am, Relation OldTable,
 	pending_writer_flush(am->writer_ops, writer, NewTable);
 }
 
+/*
+ * Utility statements that may build an index: CREATE INDEX, REINDEX, and
+ * those that rebuild a table's indexes or add constraints that have one
+ * (ALTER TABLE, CLUSTER, VACUUM FULL, REFRESH MATERIALIZED VIEW).
+ */
+bool
+statement_may_build_index(Node *parsetree)
+{
+	switch (nodeTag(parsetree))
+	{
+		case T_IndexStmt:
+		case T_ReindexStmt:
+		case T_AlterTableStmt:
+		case T_ClusterStmt:
+		case T_VacuumStmt:
+		case T_RefreshMatViewStmt:
+			return true;
+		default:
+			return false;
+	}
+}
+
 StorageIndexKinds
 storage_index_kinds(Relation rel)
 {

@@ -104,6 +104,7 @@ typedef struct StorageIndexKinds
 } StorageIndexKinds;
 
 extern StorageIndexKinds storage_index_kinds(Relation rel);
+extern bool statement_may_build_index(Node *parsetree);
 
 /* Releases what storage_am_rows.c keeps in a scan; call before freeing it. */
 extern void storage_scan_end_rows(TableScanDesc scan);

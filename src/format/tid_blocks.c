@@ -113,24 +113,6 @@ tid_blocks_note_parallel_scan(Relation rel)
 	MemoryContextSwitchTo(old);
 }
 
-/* Statements that may build an index, and so run a parallel BRIN build. */
-static bool
-may_build_index(Node *parsetree)
-{
-	switch (nodeTag(parsetree))
-	{
-		case T_IndexStmt:
-		case T_ReindexStmt:
-		case T_AlterTableStmt:
-		case T_ClusterStmt:
-		case T_VacuumStmt:
-		case T_RefreshMatViewStmt:
-			return true;
-		default:
-			return false;
-	}
-}
-
 static void
 cover_noted(void)
 {
@@ -170,7 +152,7 @@ process_utility(PlannedStmt *pstmt, const char *queryString,
 	else
 		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
 								params, queryEnv, dest, qc);
-	if (noted != NIL && may_build_index(pstmt->utilityStmt) &&
+	if (noted != NIL && statement_may_build_index(pstmt->utilityStmt) &&
 		IsTransactionState() && !IsInParallelMode() && !RecoveryInProgress())
 		cover_noted();
 }
