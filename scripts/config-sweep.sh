@@ -11,7 +11,11 @@
 #
 # Known and harmless: under "parallel", heap's parallel plans add floats in
 # another order, so a few digests of float sums over heap differ from ours
-# (ours equal to our serial results).  Everything else it prints is a bug
+# (ours equal to our serial results).  Under "repeatable_read" and
+# "serializable", the isolation specs written for READ COMMITTED end in
+# serialization failures, heap's sessions as ours: what to check there is
+# that the heap rows the specs print beside ours still match them.
+# Everything else it prints is a bug
 # until shown otherwise: a parallel BRIN build that missed rows was found
 # this way.
 set -uo pipefail
@@ -54,7 +58,7 @@ for name in "${names[@]}"; do
 	SE_EXTRA_CONF="${configs[$name]}" bash "$SE_ROOT/scripts/test.sh" --pg "$v" \
 		--tier regress --tier isolation > "$logs/$name.log" 2>&1
 	found=$(cat "$SE_ROOT/.test-out/pg$v/regress/regression.diffs" \
-				"$SE_ROOT/.test-out/pg$v/isolation/output_iso/regression.diffs" 2>/dev/null |
+				"$SE_ROOT/.test-out/pg$v/isolation/regression.diffs" 2>/dev/null |
 			grep -E '^\+.*(DIFFERENT|ERROR|FATAL|PANIC|TRAP|server closed|damaged|corrupt)' || true)
 	if [ -n "$found" ]; then
 		flagged=$((flagged + 1))
