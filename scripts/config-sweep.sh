@@ -9,17 +9,16 @@
 #
 #   scripts/config-sweep.sh [--pg 15|18] [NAME]...
 #
-# Known and harmless: under "parallel", heap's parallel plans add floats in
-# another order, so a few digests of float sums over heap differ from ours
-# (ours equal to our serial results); under "index_paths" on PostgreSQL
-# 15, its Aggregate sorts the rows of a float avg into groups first and
-# adds them in that order (differences near 1e-12).  Under "repeatable_read" and
-# "serializable", the isolation specs written for READ COMMITTED end in
-# serialization failures, heap's sessions as ours: what to check there is
-# that the heap rows the specs print beside ours still match them.
-# Everything else it prints is a bug
-# until shown otherwise: a parallel BRIN build that missed rows was found
-# this way.
+# Known and harmless: under "parallel", heap's parallel plans add floats
+# in another order, so a few digests of float sums over heap differ from
+# ours (ours equal to our serial results); under "index_paths" on
+# PostgreSQL 15, its Aggregate sorts the rows of a float avg into groups
+# first and adds them in that order (differences near 1e-12).  Under
+# "repeatable_read" and "serializable", the isolation specs written for
+# READ COMMITTED end in serialization failures, heap's sessions as ours:
+# what to check there is that the heap rows the specs print beside ours
+# still match them.  Everything else it prints is a bug until shown
+# otherwise: a parallel BRIN build that missed rows was found this way.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
