@@ -153,7 +153,8 @@ process_utility(PlannedStmt *pstmt, const char *queryString,
 		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
 								params, queryEnv, dest, qc);
 	if (noted != NIL && statement_may_build_index(pstmt->utilityStmt) &&
-		IsTransactionState() && !IsInParallelMode() && !RecoveryInProgress())
+		IsTransactionState() && !IsInParallelMode() && !XactReadOnly &&
+		!RecoveryInProgress())
 		cover_noted();
 }
 
