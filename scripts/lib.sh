@@ -99,3 +99,31 @@ se_build() {
 	se_sudo make -C "$SE_ROOT" -s PG_CONFIG="$pgc" with_llvm=no install >/dev/null ||
 		{ echo "install failed for PostgreSQL $v" >&2; return 1; }
 }
+
+# Settings under which the regression and isolation suites must give the
+# same results (plans may differ): the sweep tier of scripts/test.sh.
+# se_sweep_setting VERSION NAME prints NAME's settings (\n-separated).
+SE_SWEEP_ALL="index_paths jit no_custom_scan no_dictionary_cache no_pruning no_vector_agg parallel parallel_single plain_encodings repeatable_read serializable small_shared_buffers small_write_buffers"
+# CI runs those whose output is exactly "plans only" on both versions and
+# that reach the most code: workers executing every plan, tiny shared
+# buffers, the plain layouts, the plain table-AM scan.
+SE_SWEEP_CI="parallel_single small_shared_buffers plain_encodings no_custom_scan"
+se_sweep_setting() {
+	local v=$1
+	case "$2" in
+		parallel) echo 'parallel_setup_cost = 0\nparallel_tuple_cost = 0\nmin_parallel_table_scan_size = 0\nmin_parallel_index_scan_size = 0\nmax_parallel_workers_per_gather = 2' ;;
+		parallel_single) if [ "$v" -ge 16 ]; then echo 'debug_parallel_query = regress'; else echo 'force_parallel_mode = regress'; fi ;;
+		repeatable_read) echo "default_transaction_isolation = 'repeatable read'" ;;
+		serializable) echo "default_transaction_isolation = 'serializable'" ;;
+		small_shared_buffers) echo 'shared_buffers = 256kB' ;;
+		small_write_buffers) echo 'storage_engine.write_buffer_memory = 1024' ;;
+		plain_encodings) echo 'storage_engine.enable_dictionary_encoding = off\nstorage_engine.enable_packed_encoding = off' ;;
+		no_dictionary_cache) echo 'storage_engine.dictionary_cache_size = 0' ;;
+		no_custom_scan) echo 'storage_engine.enable_custom_scan = off' ;;
+		no_pruning) echo 'storage_engine.enable_pruning = off\nstorage_engine.enable_vectorized_filter = off' ;;
+		no_vector_agg) echo 'storage_engine.enable_vectorized_aggregation = off' ;;
+		index_paths) echo 'enable_seqscan = off' ;;
+		jit) echo 'jit = on\njit_above_cost = 0\njit_inline_above_cost = 0\njit_optimize_above_cost = 0' ;;
+		*) return 1 ;;
+	esac
+}

@@ -2,9 +2,10 @@
 # scripts/test.sh: run every test tier on every supported PostgreSQL and end
 # with one summary line "N passed, N failed[, N skipped]".
 #
-#   scripts/test.sh [--pg 15|18]... [--tier regress|isolation|tap|fuzz|bench]...
+#   scripts/test.sh [--pg 15|18]... [--tier regress|isolation|sweep|tap|fuzz|bench]...
 #
-# Tiers: pg_regress (test/sql), isolation (test/specs), TAP (test/t), decoder
+# Tiers: pg_regress (test/sql), isolation (test/specs), both again under
+# settings that must not change results (sweep), TAP (test/t), decoder
 # fuzzing (test/fuzz) and a smoke run of the benchmark kit (bench/).  A tier
 # that cannot run is counted as skipped with its reason, never as passed.
 set -uo pipefail
@@ -15,11 +16,11 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 		--pg) versions="$versions $2"; shift 2 ;;
 		--tier) tiers="$tiers $2"; shift 2 ;;
-		*) echo "usage: $0 [--pg 15|18]... [--tier regress|isolation|tap|fuzz|bench]..." >&2; exit 2 ;;
+		*) echo "usage: $0 [--pg 15|18]... [--tier regress|isolation|sweep|tap|fuzz|bench]..." >&2; exit 2 ;;
 	esac
 done
 versions=${versions:-$SE_VERSIONS}
-tiers=${tiers:-regress isolation tap fuzz bench}
+tiers=${tiers:-regress isolation sweep tap fuzz bench}
 want_tier() { case " $tiers " in *" $1 "*) return 0 ;; esac; return 1; }
 
 bash "$SE_ROOT/scripts/install-deps.sh" || se_die "installing dependencies failed"
@@ -46,10 +47,11 @@ count_regress_output() {
 	done < "$log"
 }
 
-run_pg_regress() {
-	local v=$1 tier=$2 prog=$3 port=$4 out=$5 tests=$6 rc conf="$SE_ROOT/test/regress.conf"
+# Runs pg_regress or pg_isolation_regress ($prog) on tests, output in $out;
+# its exit status.  SE_EXTRA_CONF: settings added to the instances'.
+pg_regress_run() {
+	local v=$1 prog=$2 port=$3 out=$4 tests=$5 conf="$SE_ROOT/test/regress.conf"
 	se_pg_dir "$out"
-	# SE_EXTRA_CONF: settings added to the instances' (scripts/config-sweep.sh)
 	if [ -n "${SE_EXTRA_CONF:-}" ]; then
 		conf="$out/regress.conf"
 		{ cat "$SE_ROOT/test/regress.conf"; printf '%b\n' "$SE_EXTRA_CONF"; } > "$conf"
@@ -62,6 +64,11 @@ run_pg_regress() {
 		--bindir="$(se_bindir "$v")" --port="$port" \
 		--load-extension=storage_engine --dbname=storage_engine_regress \
 		$tests > "$out/output.log" 2>&1
+}
+
+run_pg_regress() {
+	local v=$1 tier=$2 prog=$3 port=$4 out=$5 tests=$6 rc
+	pg_regress_run "$v" "$prog" "$port" "$out" "$tests"
 	rc=$?
 	cat "$out/output.log"
 	local before=$failed
@@ -72,10 +79,13 @@ run_pg_regress() {
 	[ -f "$out/regression.diffs" ] && [ $rc -ne 0 ] && head -300 "$out/regression.diffs"
 }
 
+regress_tests() { (cd "$SE_ROOT/test/sql" && ls *.sql 2>/dev/null | sed 's/\.sql$//' | tr '\n' ' '); }
+isolation_specs() { (cd "$SE_ROOT/test/specs" && ls *.spec 2>/dev/null | sed 's/\.spec$//' | tr '\n' ' '); }
+
 tier_regress() {
 	local v=$1 pgxs tests
 	pgxs=$(se_pgxs_dir "$v")
-	tests=$(cd "$SE_ROOT/test/sql" && ls *.sql 2>/dev/null | sed 's/\.sql$//' | tr '\n' ' ')
+	tests=$(regress_tests)
 	[ -n "$tests" ] || { skip "pg$v/regress" "no tests in test/sql"; return; }
 	for t in $tests; do
 		[ -f "$SE_ROOT/test/expected/$t.out" ] || fail "pg$v/regress/$t (no test/expected/$t.out)"
@@ -89,10 +99,40 @@ tier_isolation() {
 	pgxs=$(se_pgxs_dir "$v")
 	[ -x "$pgxs/src/test/isolation/pg_isolation_regress" ] ||
 		{ skip "pg$v/isolation" "pg_isolation_regress not installed"; return; }
-	tests=$(cd "$SE_ROOT/test/specs" && ls *.spec 2>/dev/null | sed 's/\.spec$//' | tr '\n' ' ')
+	tests=$(isolation_specs)
 	[ -n "$tests" ] || { skip "pg$v/isolation" "no specs in test/specs"; return; }
 	run_pg_regress "$v" isolation "$pgxs/src/test/isolation/pg_isolation_regress" $((55600 + v)) \
 		"$SE_ROOT/.test-out/pg$v/isolation" "$tests"
+}
+
+# The regression and isolation suites again under settings that change
+# plans and code paths but must not change results (se_sweep_setting in
+# lib.sh; scripts/config-sweep.sh runs them all).  Plans and counters may
+# differ; a setting fails when more changed: a result the tests compare with
+# heap ("DIFFERENT"), an error, a crash.  SE_SWEEP: the settings to run.
+tier_sweep() {
+	local v=$1 pgxs name conf out found
+	pgxs=$(se_pgxs_dir "$v")
+	for name in ${SE_SWEEP:-$SE_SWEEP_CI}; do
+		conf=$(se_sweep_setting "$v" "$name") || { fail "pg$v/sweep/$name (no such setting)"; continue; }
+		out="$SE_ROOT/.test-out/pg$v/sweep/$name"
+		SE_EXTRA_CONF="$conf" pg_regress_run "$v" "$pgxs/src/test/regress/pg_regress" \
+			$((55800 + v)) "$out/regress" "$(regress_tests)"
+		if [ -x "$pgxs/src/test/isolation/pg_isolation_regress" ]; then
+			SE_EXTRA_CONF="$conf" pg_regress_run "$v" "$pgxs/src/test/isolation/pg_isolation_regress" \
+				$((55900 + v)) "$out/isolation" "$(isolation_specs)"
+		fi
+		found=$(cat "$out/regress/regression.diffs" "$out/isolation/regression.diffs" 2>/dev/null |
+				grep -E '^\+.*(DIFFERENT|ERROR|FATAL|PANIC|TRAP|server closed|damaged|corrupt)' || true)
+		if grep -qE '^(ok|not ok|test) ' "$out/regress/output.log" && [ -z "$found" ]; then
+			echo "pg$v/sweep/$name: plans only"
+			pass
+		else
+			echo "pg$v/sweep/$name: changed more than plans"
+			[ -n "$found" ] && echo "$found" | head -n 20
+			fail "pg$v/sweep/$name"
+		fi
+	done
 }
 
 # PostgreSQL::Test::Cluster comes with Debian's PostgreSQL 15 server-dev
@@ -163,7 +203,7 @@ for v in $versions; do
 		continue
 	fi
 	installed=$v
-	for tier in regress isolation tap fuzz; do
+	for tier in regress isolation sweep tap fuzz; do
 		want_tier $tier && { se_log "pg$v: $tier"; tier_$tier "$v"; }
 	done
 done
