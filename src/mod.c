@@ -15,7 +15,6 @@
 #include "catalog/options.h"
 #include "format/pending_writes.h"
 #include "format/storage_am.h"
-#include "format/tid_blocks.h"
 #include "guc.h"
 #include "relation_hooks.h"
 #include "scan/col_customscan.h"
@@ -31,7 +30,6 @@ _PG_init(void)
 	pending_writes_init();
 	storage_rows_init();
 	relation_hooks_init();
-	tid_blocks_init();
 	col_customscan_init();
 	vector_agg_init();
 }

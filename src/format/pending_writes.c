@@ -58,6 +58,7 @@
 
 #include "format/pending_writes.h"
 #include "format/storage_am.h"
+#include "format/tid_blocks.h"
 #include "guc.h"
 
 typedef struct PendingWrite
@@ -588,6 +589,10 @@ process_utility(PlannedStmt *pstmt, const char *queryString,
 	else
 		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
 								params, queryEnv, dest, qc);
+
+	/* what a parallel BRIN build could not do itself (tid_blocks.c) */
+	if (statement_may_build_index(parsetree))
+		tid_blocks_cover_noted();
 }
 
 void

@@ -27,8 +27,10 @@
  *	  table as a serial one does (storage_am_rows.c).  The leader's
  *	  parallelscan_initialize notes the table, and the utility statement
  *	  that built the index (every index build is one's) covers it before
- *	  it returns: a BRIN scan in a parallel-built index once missed every
- *	  row past the table's last page.
+ *	  it returns (from pending_writes.c's utility hook, which also writes
+ *	  buffered rows before such statements): a BRIN scan in a
+ *	  parallel-built index once missed every row past the table's last
+ *	  page.
  *
  *-------------------------------------------------------------------------
  */
@@ -39,7 +41,6 @@
 #include "access/xact.h"
 #include "access/xlog.h"
 #include "storage/lmgr.h"
-#include "tcop/utility.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
@@ -49,8 +50,6 @@
 #include "format/storage_am.h"
 #include "format/tid_blocks.h"
 #include "relation_hooks.h"
-
-static ProcessUtility_hook_type prev_process_utility = NULL;
 
 /* OIDs of tables parallel scans found shorter than their TID blocks */
 static List *noted = NIL;
@@ -113,12 +112,15 @@ tid_blocks_note_parallel_scan(Relation rel)
 	MemoryContextSwitchTo(old);
 }
 
-static void
-cover_noted(void)
+void
+tid_blocks_cover_noted(void)
 {
 	List	   *relids = noted;
 	ListCell   *lc;
 
+	if (noted == NIL || !IsTransactionState() || IsInParallelMode() ||
+		XactReadOnly || RecoveryInProgress())
+		return;
 	noted = NIL;
 	foreach(lc, relids)
 	{
@@ -138,29 +140,4 @@ cover_noted(void)
 		relation_close(rel, NoLock);
 	}
 	list_free(relids);
-}
-
-static void
-process_utility(PlannedStmt *pstmt, const char *queryString,
-				bool readOnlyTree, ProcessUtilityContext context,
-				ParamListInfo params, QueryEnvironment *queryEnv,
-				DestReceiver *dest, QueryCompletion *qc)
-{
-	if (prev_process_utility)
-		prev_process_utility(pstmt, queryString, readOnlyTree, context,
-							 params, queryEnv, dest, qc);
-	else
-		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
-								params, queryEnv, dest, qc);
-	if (noted != NIL && statement_may_build_index(pstmt->utilityStmt) &&
-		IsTransactionState() && !IsInParallelMode() && !XactReadOnly &&
-		!RecoveryInProgress())
-		cover_noted();
-}
-
-void
-tid_blocks_init(void)
-{
-	prev_process_utility = ProcessUtility_hook;
-	ProcessUtility_hook = process_utility;
 }

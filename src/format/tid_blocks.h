@@ -19,10 +19,10 @@ extern void tid_blocks_cover(Relation rel, uint64 storage_id);
 
 /*
  * Notes a table a parallel scan is initialized for, when a parallel BRIN
- * build may have to have it covered (tid_blocks.c); installs the utility
- * hook that covers noted tables.
+ * build may have to have it covered (tid_blocks.c); covers the noted
+ * tables, after a statement that may have built an index.
  */
 extern void tid_blocks_note_parallel_scan(Relation rel);
-extern void tid_blocks_init(void);
+extern void tid_blocks_cover_noted(void);
 
 #endif							/* STORAGE_ENGINE_TID_BLOCKS_H */
