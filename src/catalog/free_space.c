@@ -279,6 +279,13 @@ coalesce(uint64 storage_id)
 	CommandCounterIncrement();
 }
 
+bool
+free_space_retired_settled(uint64 storage_id, TransactionId horizon)
+{
+	return meta_rows_settled("retired_stream", "retired_stream_pkey",
+							 storage_id, horizon, NULL);
+}
+
 List *
 free_space_reclaim(uint64 storage_id, TransactionId oldest_xmin)
 {

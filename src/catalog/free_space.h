@@ -41,6 +41,10 @@ extern List *free_space_retired(uint64 storage_id);
  */
 extern List *free_space_reclaim(uint64 storage_id, TransactionId oldest_xmin);
 
+/* Were the retirements still recorded all made before horizon? */
+extern bool free_space_retired_settled(uint64 storage_id,
+									   TransactionId horizon);
+
 /*
  * A writer takes a free extent of at least nblocks (the rest stays free),
  * skipping extents another transaction is taking; false when none fits.

@@ -27,6 +27,7 @@
 #include "utils/snapmgr.h"
 
 #include "catalog/meta_tables.h"
+#include "format/storage_rewrite.h"
 
 Oid
 meta_table_relid(const char *name)
@@ -60,12 +61,13 @@ meta_check_columns(const char *table, TupleDesc desc, int expected)
 }
 
 Snapshot
-meta_snapshot_for(Snapshot snapshot)
+meta_snapshot_for(Snapshot snapshot, uint64 storage_id)
 {
 	Snapshot	copy;
 
 	if (snapshot == NULL || !IsMVCCSnapshot(snapshot))
 		return snapshot;
+	snapshot = storage_rewrite_snapshot(snapshot, storage_id);
 
 	/*
 	 * A shallow copy: the xid arrays are shared with the original, which
@@ -241,7 +243,7 @@ read_rows(const char *table, const char *index, uint64 storage_id,
 	ScanKeyInit(&keys[1], 2, BTEqualStrategyNumber, F_INT8EQ,
 				Int64GetDatum(stream_num));
 	scan = systable_beginscan(rel, meta_table_relid(index), true,
-							  meta_snapshot_for(snapshot),
+							  meta_snapshot_for(snapshot, storage_id),
 							  stream_num < 0 ? 1 : 2, keys);
 	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
 	{
@@ -287,7 +289,7 @@ meta_fetch_stream(const char *table, uint64 storage_id, uint64 stream_num,
 		ItemPointerGetBlockNumber(tid) < RelationGetNumberOfBlocks(rel))
 	{
 		tuple.t_self = *tid;
-		if (heap_fetch(rel, meta_snapshot_for(snapshot), &tuple, &buffer,
+		if (heap_fetch(rel, meta_snapshot_for(snapshot, storage_id), &tuple, &buffer,
 					   false))
 		{
 			bool		null_storage;
@@ -304,6 +306,34 @@ meta_fetch_stream(const char *table, uint64 storage_id, uint64 stream_num,
 	}
 	table_close(rel, AccessShareLock);
 	return result;
+}
+
+bool
+meta_rows_settled(const char *table, const char *index, uint64 storage_id,
+				  TransactionId horizon,
+				  bool (*counts) (HeapTuple tuple, TupleDesc desc))
+{
+	Relation	rel = meta_table_open(table, AccessShareLock);
+	Snapshot	snapshot = RegisterSnapshot(GetLatestSnapshot());
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	bool		settled = true;
+
+	meta_storage_key(&key, 1, storage_id);
+	scan = systable_beginscan(rel, meta_table_relid(index), true, snapshot,
+							  1, &key);
+	while (settled && HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		if ((counts == NULL || counts(tuple, RelationGetDescr(rel))) &&
+			!TransactionIdPrecedes(HeapTupleHeaderGetXmin(tuple->t_data),
+								   horizon))
+			settled = false;
+	}
+	systable_endscan(scan);
+	UnregisterSnapshot(snapshot);
+	table_close(rel, AccessShareLock);
+	return settled;
 }
 
 List *

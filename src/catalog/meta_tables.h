@@ -25,13 +25,14 @@ extern Oid	meta_table_relid(const char *name);
 extern Relation meta_table_open(const char *name, LOCKMODE lockmode);
 
 /*
- * A copy of snapshot that also sees every row this transaction wrote,
- * whatever its command id: metadata rows are written when data is flushed,
- * which may be in a later command than the rows they describe.  Which of
- * those rows a scan sees is decided per row from the command ids recorded
- * with the data.
+ * A copy of snapshot for reading storage_id's metadata rows, that also sees
+ * every row this transaction wrote, whatever its command id: metadata rows
+ * are written when data is flushed, which may be in a later command than
+ * the rows they describe.  Which of those rows a scan sees is decided per
+ * row from the command ids recorded with the data.  It sees the rewrite
+ * that wrote the storage when snapshot predates it (format/storage_rewrite.h).
  */
-extern Snapshot meta_snapshot_for(Snapshot snapshot);
+extern Snapshot meta_snapshot_for(Snapshot snapshot, uint64 storage_id);
 
 /*
  * Helpers shared by the metadata modules of both access methods
@@ -84,6 +85,16 @@ extern void *meta_fetch_stream(const char *table, uint64 storage_id,
  */
 extern void meta_delete_rows(const char *table, const char *index,
 							 uint64 storage_id, int64 stream_num);
+
+/*
+ * Were the rows of storage_id in table (through index engine.<index>, whose
+ * first column is the storage id) that the latest snapshot sees, and that
+ * counts (NULL: every row) says matter, all written by transactions before
+ * horizon, which every snapshot sees?
+ */
+extern bool meta_rows_settled(const char *table, const char *index,
+							  uint64 storage_id, TransactionId horizon,
+							  bool (*counts) (HeapTuple tuple, TupleDesc desc));
 
 /*
  * Adds index entries for a tuple inserted into a metadata table without

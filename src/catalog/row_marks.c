@@ -584,6 +584,22 @@ row_mark_dead_rows(uint64 storage_id, TransactionId oldest_xmin, int *n)
 	return rows;
 }
 
+/* Is the mark a delete's or an update's tombstone? */
+static bool
+is_change(HeapTuple tuple, TupleDesc desc)
+{
+	uint64		successor;
+
+	return tuple_successor(tuple, desc, &successor);
+}
+
+bool
+row_mark_changes_settled(uint64 storage_id, TransactionId horizon)
+{
+	return meta_rows_settled("row_mark", "row_mark_key", storage_id, horizon,
+							 is_change);
+}
+
 void
 row_mark_delete_range(uint64 storage_id, uint64 first, uint64 last)
 {

@@ -109,7 +109,8 @@ stream_runs_read(uint64 storage_id, Snapshot snapshot, int *n)
 
 	meta_check_columns("row_run", RelationGetDescr(rel), Natts_row_run);
 	meta_storage_key(&key, Anum_row_run_storage_id, storage_id);
-	scan = systable_beginscan_ordered(rel, index, meta_snapshot_for(snapshot),
+	scan = systable_beginscan_ordered(rel, index,
+									  meta_snapshot_for(snapshot, storage_id),
 									  1, &key);
 	*n = 0;
 	while (HeapTupleIsValid(tuple = systable_getnext_ordered(scan, ForwardScanDirection)))
@@ -134,6 +135,13 @@ stream_runs_delete(uint64 storage_id, int64 stream_num)
 }
 
 bool
+stream_runs_settled(uint64 storage_id, TransactionId horizon)
+{
+	return meta_rows_settled("row_run", "row_run_pkey", storage_id, horizon,
+							 NULL);
+}
+
+bool
 stream_runs_find(uint64 storage_id, uint64 rownum, Snapshot snapshot,
 				 uint64 *stream_num, TransactionId *writer)
 {
@@ -150,7 +158,8 @@ stream_runs_find(uint64 storage_id, uint64 rownum, Snapshot snapshot,
 	ScanKeyInit(&keys[1], Anum_row_run_first_row_number,
 				BTLessEqualStrategyNumber, F_INT8LE,
 				Int64GetDatum((int64) rownum));
-	scan = systable_beginscan_ordered(rel, index, meta_snapshot_for(snapshot),
+	scan = systable_beginscan_ordered(rel, index,
+									  meta_snapshot_for(snapshot, storage_id),
 									  2, keys);
 	tuple = systable_getnext_ordered(scan, BackwardScanDirection);
 	if (HeapTupleIsValid(tuple))

@@ -38,6 +38,12 @@ extern StreamRun *stream_runs_read(uint64 storage_id, Snapshot snapshot,
 extern void stream_runs_delete(uint64 storage_id, int64 stream_num);
 
 /*
+ * Were the runs the latest snapshot sees (the streams it sees) all written
+ * by transactions before horizon?
+ */
+extern bool stream_runs_settled(uint64 storage_id, TransactionId horizon);
+
+/*
  * The stream holding rownum among those snapshot sees, in *stream_num;
  * false when none does.  *writer, when asked, is the transaction that
  * wrote the stream (its metadata rows).

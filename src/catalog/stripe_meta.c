@@ -246,7 +246,7 @@ stripe_meta_chunks(const StripeMeta *stripe, Snapshot snapshot,
 {
 	int			ngroups = stripe->chunk_group_count;
 	bool	   *group_seen = palloc0(sizeof(bool) * Max(ngroups, 1));
-	Snapshot	snap = meta_snapshot_for(snapshot);
+	Snapshot	snap = meta_snapshot_for(snapshot, stripe->storage_id);
 	ChunkMeta  *chunks;
 	ScanKeyData keys[2];
 	Relation	rel;
@@ -302,7 +302,8 @@ stripe_meta_group_chunks(const StripeMeta *stripe, Snapshot snapshot,
 		memcpy(chunks, cached, sizeof(ChunkMeta) * stripe->column_count);
 		return chunks;
 	}
-	chunks = read_chunks(stripe, meta_snapshot_for(snapshot), group, 1);
+	chunks = read_chunks(stripe, meta_snapshot_for(snapshot, stripe->storage_id),
+						 group, 1);
 	if (chunks == NULL)
 		return NULL;
 	chunk_cache_put(stripe, group, chunks);

@@ -576,6 +576,7 @@ process_utility(PlannedStmt *pstmt, const char *queryString,
 {
 	Node	   *parsetree = pstmt->utilityStmt;
 
+	storage_am_utility_starts(parsetree, context);
 	if (pending != NIL && IsA(parsetree, TransactionStmt) &&
 		((TransactionStmt *) parsetree)->kind == TRANS_STMT_SAVEPOINT)
 		flush_levels(false);

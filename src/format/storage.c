@@ -40,6 +40,7 @@
 #include "codec/frames.h"
 #include "format/lru_cache.h"
 #include "format/storage.h"
+#include "format/storage_rewrite.h"
 
 static StorageMeta *
 meta_in_page(Page page)
@@ -51,7 +52,7 @@ static void
 check_meta(Relation rel, Page page, const StorageMeta *meta)
 {
 	if (PageIsNew(page) ||
-		((PageHeader) page)->pd_lower < SizeOfPageHeaderData + sizeof(StorageMeta) ||
+		((PageHeader) page)->pd_lower < SizeOfPageHeaderData + STORAGE_META_MIN_SIZE ||
 		meta->magic != STORAGE_MAGIC)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
@@ -65,6 +66,16 @@ check_meta(Relation rel, Page page, const StorageMeta *meta)
 						RelationGetRelationName(rel), meta->version,
 						STORAGE_FORMAT_VERSION),
 				 errhint("Install the storage_engine version that wrote the table.")));
+}
+
+/* The metapage's fields; those past the end of an older one are zero. */
+static void
+meta_from_page(Page page, StorageMeta *meta)
+{
+	Size		stored = ((PageHeader) page)->pd_lower - SizeOfPageHeaderData;
+
+	memset(meta, 0, sizeof(StorageMeta));
+	memcpy(meta, meta_in_page(page), Min(stored, sizeof(StorageMeta)));
 }
 
 bool
@@ -86,8 +97,9 @@ storage_read_meta(Relation rel, StorageMeta *meta)
 		return false;
 	}
 	check_meta(rel, page, meta_in_page(page));
-	*meta = *meta_in_page(page);
+	meta_from_page(page, meta);
 	UnlockReleaseBuffer(buf);
+	storage_rewrite_note(rel, meta);
 	return true;
 }
 
@@ -187,10 +199,34 @@ storage_ensure_meta(Relation rel, StorageMeta *meta)
 		page = BufferGetPage(buf);
 	}
 	check_meta(rel, page, meta_in_page(page));
-	*meta = *meta_in_page(page);
+	meta_from_page(page, meta);
 	UnlockReleaseBuffer(buf);
 	UnlockRelationForExtension(rel, ExclusiveLock);
 	return meta->storage_id;
+}
+
+void
+storage_set_rewrite(Relation rel, TransactionId xid, uint32 flags)
+{
+	StorageMeta meta;
+	StorageMeta *m;
+	Buffer		buf;
+	GenericXLogState *state;
+	Page		page;
+
+	storage_ensure_meta(rel, &meta);
+	buf = ReadBuffer(rel, STORAGE_METAPAGE_BLOCK);
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	check_meta(rel, BufferGetPage(buf), meta_in_page(BufferGetPage(buf)));
+	state = GenericXLogStart(rel);
+	page = GenericXLogRegisterBuffer(state, buf, 0);
+	m = meta_in_page(page);
+	m->rewrite_xid = xid;
+	m->rewrite_flags = flags;
+	/* an older metapage grows to hold the fields */
+	((PageHeader) page)->pd_lower = SizeOfPageHeaderData + sizeof(StorageMeta);
+	GenericXLogFinish(state);
+	UnlockReleaseBuffer(buf);
 }
 
 /*

@@ -36,7 +36,18 @@ typedef struct StorageMeta
 	uint64		next_block;		/* first block not yet reserved */
 	uint64		next_row_number;	/* first row number not yet reserved */
 	uint64		next_stream_num;	/* number of the next stripe or batch */
+
+	/*
+	 * Set when the storage is VACUUM FULL's or CLUSTER's copy of another:
+	 * the transaction that wrote it and STORAGE_REWRITE_* flags
+	 * (format/storage_rewrite.h).  Zero otherwise, and in metapages
+	 * written before these fields existed, which end before them.
+	 */
+	TransactionId rewrite_xid;
+	uint32		rewrite_flags;
 } StorageMeta;
+
+#define STORAGE_META_MIN_SIZE	offsetof(StorageMeta, rewrite_xid)
 
 /* Reads the metapage; false when the relation has no storage yet. */
 extern bool storage_read_meta(Relation rel, StorageMeta *meta);
@@ -50,6 +61,9 @@ extern uint64 storage_ensure_meta(Relation rel, StorageMeta *meta);
  * perhaps in parallel mode.
  */
 extern void storage_reserve_id(Relation rel, RelFileNumber relnumber);
+
+/* Records in rel's metapage that a rewrite by xid wrote its storage. */
+extern void storage_set_rewrite(Relation rel, TransactionId xid, uint32 flags);
 
 /* Reserves count row numbers; returns the first.  Never reused. */
 extern uint64 storage_reserve_rows(Relation rel, uint64 count);

@@ -36,9 +36,11 @@
 
 #include "catalog/free_space.h"
 #include "catalog/row_marks.h"
+#include "catalog/stream_runs.h"
 #include "format/pending_writes.h"
 #include "format/storage.h"
 #include "format/storage_am.h"
+#include "format/storage_rewrite.h"
 #include "format/tid_blocks.h"
 
 void
@@ -153,9 +155,43 @@ storage_am_copy_data(Relation rel, const CompatRelFileLocator *newlocator)
 	smgrclose(dstrel);
 }
 
+/* Is the utility statement running a VACUUM FULL or CLUSTER by itself? */
+static bool rewrite_alone = false;
+
+void
+storage_am_utility_starts(Node *parsetree, ProcessUtilityContext context)
+{
+	rewrite_alone = context == PROCESS_UTILITY_TOPLEVEL &&
+		!IsTransactionBlock() &&
+		(IsA(parsetree, VacuumStmt) || IsA(parsetree, ClusterStmt));
+}
+
+/*
+ * Is the copy of OldTable exactly what every snapshot still running sees
+ * (storage_rewrite.c)?  When everything in the old storage that decides
+ * which rows exist was written before OldestXmin, which those snapshots
+ * all see, and the transaction writes nothing else: the copy's metadata
+ * rows carry its xid, which a snapshot made to see it sees whole.
+ */
+static bool
+copy_seen_by_all(Relation OldTable, TransactionId OldestXmin)
+{
+	StorageMeta meta;
+
+	if (!rewrite_alone)
+		return false;
+	if (!storage_read_meta(OldTable, &meta))
+		return true;
+	return stream_runs_settled(meta.storage_id, OldestXmin) &&
+		row_mark_changes_settled(meta.storage_id, OldestXmin) &&
+		free_space_retired_settled(meta.storage_id, OldestXmin);
+}
+
 /*
  * VACUUM FULL and CLUSTER: rewrite every visible row into the new storage.
- * The old storage's metadata goes when the old files are dropped.
+ * The old storage's metadata goes when the old files are dropped.  The new
+ * metapage records the rewrite, for snapshots that do not see it
+ * (storage_rewrite.c).
  *
  * CLUSTER writes the rows in the index's order: through a sort on the
  * index keys for a btree (which is also far cheaper for us than fetching
@@ -171,10 +207,17 @@ storage_am_copy_for_cluster(const StorageAm *am, Relation OldTable,
 							MultiXactId *multi_cutoff, double *num_tuples,
 							double *tups_vacuumed, double *tups_recently_dead)
 {
-	Snapshot	snapshot = GetActiveSnapshot();
+	/*
+	 * Taken now, holding the table's exclusive lock: VACUUM FULL's and
+	 * CLUSTER's own snapshots were taken before they waited for it, and
+	 * missed the rows of every transaction that committed meanwhile (rows
+	 * lost; heap's copy judges each tuple by OldestXmin instead).
+	 */
+	Snapshot	snapshot = RegisterSnapshot(GetLatestSnapshot());
 	TupleTableSlot *slot;
 	void	   *writer;
 	CommandId	cid = GetCurrentCommandId(true);
+	bool		seen_by_all = copy_seen_by_all(OldTable, OldestXmin);
 
 	*num_tuples = 0;
 	*tups_vacuumed = 0;
@@ -244,7 +287,10 @@ storage_am_copy_for_cluster(const StorageAm *am, Relation OldTable,
 		table_endscan(scan);
 	}
 	ExecDropSingleTupleTableSlot(slot);
+	UnregisterSnapshot(snapshot);
 	pending_writer_flush(am->writer_ops, writer, NewTable);
+	storage_set_rewrite(NewTable, GetCurrentTransactionId(),
+						seen_by_all ? STORAGE_REWRITE_SEEN_BY_ALL : 0);
 }
 
 /*

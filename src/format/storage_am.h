@@ -17,6 +17,7 @@
 
 #include "access/tableam.h"
 #include "commands/vacuum.h"
+#include "tcop/utility.h"
 
 #include "format/pending_writes.h"
 
@@ -105,6 +106,14 @@ typedef struct StorageIndexKinds
 
 extern StorageIndexKinds storage_index_kinds(Relation rel);
 extern bool statement_may_build_index(Node *parsetree);
+
+/*
+ * Told by the utility hook of every utility statement before it runs: a
+ * VACUUM FULL or CLUSTER may mark its copy as what older snapshots saw only
+ * when it is the whole of its transaction (storage_am_copy_for_cluster).
+ */
+extern void storage_am_utility_starts(Node *parsetree,
+									  ProcessUtilityContext context);
 
 /* Releases what storage_am_rows.c keeps in a scan; call before freeing it. */
 extern void storage_scan_end_rows(TableScanDesc scan);

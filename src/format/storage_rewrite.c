@@ -1,0 +1,273 @@
+/*-------------------------------------------------------------------------
+ *
+ * storage_rewrite.c
+ *	  Snapshots older than a VACUUM FULL or CLUSTER of the table they read.
+ *
+ *	  Heap's rewrite copies every tuple with its xmin and xmax, so a snapshot
+ *	  taken before the rewrite committed still sees in the new files what it
+ *	  saw in the old ones.  Ours copies the rows its own snapshot sees into
+ *	  new storage, whose metadata rows (which alone say which rows exist) its
+ *	  transaction writes: a snapshot that does not see that transaction
+ *	  would find the table empty, and an UPDATE under it would change
+ *	  nothing, silently.
+ *
+ *	  So the rewrite records its xid in the new metapage, with a flag when
+ *	  its copy is exactly what every snapshot still running saw: when every
+ *	  metadata row of the old storage that decides which rows exist (stream
+ *	  runs, delete and update marks, retirements) was written by a
+ *	  transaction older than the rewrite's horizon, which every snapshot
+ *	  sees (storage_am.c).  A snapshot that does not see the rewrite then
+ *	  reads the storage's metadata with a copy of itself that sees the
+ *	  rewrite's transaction too and nothing else it did not see: the copy
+ *	  is what it saw.  Without the flag the copy may differ from what it saw
+ *	  (rows deleted, inserted or updated by transactions it does not see),
+ *	  and reading raises a serialization failure instead of answering from
+ *	  the wrong rows.
+ *
+ *	  A metapage is read before any metadata row of its storage; each read
+ *	  notes a rewrite here by storage id (never reused) for the backend's
+ *	  life, until the table's relfrozenxid passes it: every snapshot sees it
+ *	  then.  The adjusted snapshots live in TopTransactionContext, a few
+ *	  kept for the transaction's later reads with the same snapshot.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "compat/compat.h"
+
+#include "access/transam.h"
+#include "access/xact.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+#include "format/storage_rewrite.h"
+
+typedef struct Rewrite
+{
+	uint64		storage_id;
+	TransactionId xid;
+	uint32		flags;
+	Oid			relid;			/* for errors */
+} Rewrite;
+
+static Rewrite *rewrites = NULL;
+static int	nrewrites = 0;
+static int	maxrewrites = 0;
+
+/*
+ * A snapshot that must see a rewrite's xid may have been taken long before
+ * it: every xid assigned between them goes into its array of running ones.
+ * Past this many, the reader gets a serialization failure instead.
+ */
+#define REWRITE_MAX_XID_GAP		(1024 * 1024)
+
+/* Adjusted snapshots kept per transaction */
+#define SEEING_CACHE_SIZE		8
+
+typedef struct Seeing
+{
+	Snapshot	original;		/* a copy of the snapshot asked for */
+	TransactionId xid;
+	Snapshot	seeing;			/* it, seeing xid */
+} Seeing;
+
+static Seeing seeing_cache[SEEING_CACHE_SIZE];
+static int	nseeing = 0;
+static bool seeing_callback_registered = false;
+
+static Rewrite *
+find_rewrite(uint64 storage_id)
+{
+	int			i;
+
+	for (i = 0; i < nrewrites; i++)
+		if (rewrites[i].storage_id == storage_id)
+			return &rewrites[i];
+	return NULL;
+}
+
+void
+storage_rewrite_note(Relation rel, const StorageMeta *meta)
+{
+	Rewrite    *r = nrewrites > 0 ? find_rewrite(meta->storage_id) : NULL;
+	bool		current = TransactionIdIsNormal(meta->rewrite_xid) &&
+		!TransactionIdPrecedes(meta->rewrite_xid, rel->rd_rel->relfrozenxid);
+
+	if (r != NULL && !current)
+	{
+		/* every snapshot sees it now: forget it */
+		*r = rewrites[--nrewrites];
+		return;
+	}
+	if (r != NULL || !current)
+		return;
+	if (nrewrites == maxrewrites)
+	{
+		maxrewrites = maxrewrites == 0 ? 8 : maxrewrites * 2;
+		rewrites = rewrites == NULL ?
+			MemoryContextAlloc(TopMemoryContext, sizeof(Rewrite) * maxrewrites) :
+			repalloc(rewrites, sizeof(Rewrite) * maxrewrites);
+	}
+	r = &rewrites[nrewrites++];
+	r->storage_id = meta->storage_id;
+	r->xid = meta->rewrite_xid;
+	r->flags = meta->rewrite_flags;
+	r->relid = RelationGetRelid(rel);
+}
+
+static void
+forget_seeing(XactEvent event, void *arg)
+{
+	/* the snapshots were in TopTransactionContext */
+	nseeing = 0;
+}
+
+static bool
+same_xids(const TransactionId *a, const TransactionId *b, uint32 n)
+{
+	return n == 0 || memcmp(a, b, sizeof(TransactionId) * n) == 0;
+}
+
+/* Do a and b see the same transactions? */
+static bool
+same_snapshot(Snapshot a, Snapshot b)
+{
+	return a->xmin == b->xmin && a->xmax == b->xmax &&
+		a->xcnt == b->xcnt && a->subxcnt == b->subxcnt &&
+		a->suboverflowed == b->suboverflowed &&
+		a->takenDuringRecovery == b->takenDuringRecovery &&
+		a->curcid == b->curcid &&
+		same_xids(a->xip, b->xip, a->xcnt) &&
+		same_xids(a->subxip, b->subxip, a->subxcnt);
+}
+
+static TransactionId *
+copy_xids(const TransactionId *xids, uint32 n, uint32 room)
+{
+	TransactionId *copy = palloc(sizeof(TransactionId) * Max(room, 1));
+
+	if (n > 0)
+		memcpy(copy, xids, sizeof(TransactionId) * n);
+	return copy;
+}
+
+static void
+rewritten_since(const Rewrite *r, const char *detail)
+{
+	char	   *name = get_rel_name(r->relid);
+
+	ereport(ERROR,
+			(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+			 errmsg("could not serialize access due to concurrent rewrite of table \"%s\"",
+					name != NULL ? name : "?"),
+			 errdetail_internal("VACUUM FULL or CLUSTER rewrote the table after this transaction's snapshot was taken, %s.",
+								detail),
+			 errhint("Retry the transaction.")));
+}
+
+/*
+ * A copy of snapshot that also sees xid, which it takes for running or
+ * later, in TopTransactionContext.  A snapshot taken in recovery keeps
+ * every running xid in subxip (XidInMVCCSnapshot), others in xip.  xid is
+ * a top-level xid: a rewrite outside a transaction block.
+ */
+static Snapshot
+snapshot_seeing(Snapshot snapshot, TransactionId xid, const Rewrite *r)
+{
+	MemoryContext old = MemoryContextSwitchTo(TopTransactionContext);
+	Snapshot	s = palloc(sizeof(SnapshotData));
+	bool		recovery = snapshot->takenDuringRecovery;
+	const TransactionId *from = recovery ? snapshot->subxip : snapshot->xip;
+	uint32		n = recovery ? snapshot->subxcnt : snapshot->xcnt;
+	bool		beyond = !TransactionIdPrecedes(xid, snapshot->xmax);
+	uint32		gap = 0;
+	uint32		count = 0;
+	TransactionId *xids;
+	TransactionId x;
+	uint32		i;
+
+	/* the xids from its xmax to xid, which it did not see either */
+	x = snapshot->xmax;
+	while (beyond && x != xid)
+	{
+		if (++gap > REWRITE_MAX_XID_GAP)
+			rewritten_since(r, "too many transactions later");
+		TransactionIdAdvance(x);
+	}
+	xids = copy_xids(NULL, 0, n + gap);
+	for (i = 0; i < n; i++)
+		if (from[i] != xid)
+			xids[count++] = from[i];
+	x = snapshot->xmax;
+	for (i = 0; i < gap; i++)
+	{
+		xids[count++] = x;
+		TransactionIdAdvance(x);
+	}
+
+	memcpy(s, snapshot, sizeof(SnapshotData));
+	if (recovery)
+	{
+		s->subxip = xids;
+		s->subxcnt = (int32) count;
+	}
+	else
+	{
+		s->xip = xids;
+		s->xcnt = count;
+	}
+	if (beyond)
+	{
+		s->xmax = xid;
+		TransactionIdAdvance(s->xmax);
+	}
+	s->copied = true;
+	s->regd_count = 0;
+	s->active_count = 0;
+
+	/* kept, with a copy of what was asked for to compare with */
+	if (nseeing < SEEING_CACHE_SIZE)
+	{
+		Seeing	   *c = &seeing_cache[nseeing++];
+
+		c->original = palloc(sizeof(SnapshotData));
+		memcpy(c->original, snapshot, sizeof(SnapshotData));
+		c->original->xip = copy_xids(snapshot->xip, snapshot->xcnt,
+									 snapshot->xcnt);
+		c->original->subxip = copy_xids(snapshot->subxip,
+										(uint32) Max(snapshot->subxcnt, 0),
+										(uint32) Max(snapshot->subxcnt, 0));
+		c->xid = xid;
+		c->seeing = s;
+		if (!seeing_callback_registered)
+		{
+			RegisterXactCallback(forget_seeing, NULL);
+			seeing_callback_registered = true;
+		}
+	}
+	MemoryContextSwitchTo(old);
+	return s;
+}
+
+Snapshot
+storage_rewrite_snapshot(Snapshot snapshot, uint64 storage_id)
+{
+	Rewrite    *r;
+	int			i;
+
+	if (nrewrites == 0 || snapshot == NULL ||
+		snapshot->snapshot_type != SNAPSHOT_MVCC ||
+		(r = find_rewrite(storage_id)) == NULL ||
+		!XidInMVCCSnapshot(r->xid, snapshot) ||
+		TransactionIdIsCurrentTransactionId(r->xid) ||
+		!TransactionIdDidCommit(r->xid))
+		return snapshot;
+	if ((r->flags & STORAGE_REWRITE_SEEN_BY_ALL) == 0)
+		rewritten_since(r, "when transactions the snapshot does not see had changed it");
+	for (i = 0; i < nseeing; i++)
+		if (seeing_cache[i].xid == r->xid &&
+			same_snapshot(seeing_cache[i].original, snapshot))
+			return seeing_cache[i].seeing;
+	return snapshot_seeing(snapshot, r->xid, r);
+}
