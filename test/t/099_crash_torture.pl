@@ -1,0 +1,241 @@
+# Crash torture.  Concurrent transactions change a heap table and its
+# colcompress and rowcompress mirrors alike (one function call per
+# REPEATABLE READ transaction, so that all three statements see the same
+# rows, touches all three the same way inside one subtransaction),
+# while another session rewrites the mirrors (VACUUM, VACUUM FULL, repack,
+# merge) and checkpoints, and the server is killed at a random moment, round after
+# round.  Every WAL record of our pages carries a page image to check its
+# redo against (wal_consistency_checking), and data checksums are on.  After every
+# restart the three tables hold the same rows (a transaction's changes
+# survive in all three or in none), the verify functions find nothing, every
+# btree finds every row (amcheck), and index plans agree with scans.  A
+# streaming standby replays the same WAL and ends equal to the primary.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use IPC::Run;
+use StorageEngineTest;
+
+my $rounds = $ENV{SE_TORTURE_ROUNDS} // 8;
+my $seed = $ENV{SE_TORTURE_SEED} // time();
+srand($seed);
+note("seed $seed");
+
+my $node = new_engine_node('torture', allows_streaming => 1,
+	extra => ['--data-checksums'], conf => q{
+wal_consistency_checking = 'generic'
+shared_buffers = 32MB
+max_wal_size = 1GB
+autovacuum_naptime = 1
+deadlock_timeout = 100ms
+});
+$node->safe_psql('postgres', 'CREATE EXTENSION amcheck');
+# a slot keeps the WAL until the standby has it, however far behind
+$node->safe_psql('postgres',
+	"SELECT pg_create_physical_replication_slot('torture_standby')");
+$node->backup('base');
+my $standby = PostgreSQL::Test::Cluster->new('torture_standby');
+$standby->init_from_backup($node, 'base', has_streaming => 1);
+$standby->append_conf('postgresql.conf', "primary_slot_name = 'torture_standby'");
+$standby->start;
+
+$node->safe_psql('postgres', q{
+	CREATE TABLE t_h (id int PRIMARY KEY, k int, v text, j jsonb);
+	CREATE TABLE t_c (id int PRIMARY KEY, k int, v text, j jsonb) USING colcompress
+		WITH (stripe_row_limit = 3000, chunk_group_row_limit = 1000, orderby = 'k');
+	CREATE TABLE t_r (id int PRIMARY KEY, k int, v text, j jsonb) USING rowcompress
+		WITH (batch_size = 500);
+	CREATE INDEX ON t_h (k);
+	CREATE INDEX ON t_c (k);
+	CREATE INDEX ON t_r (k);
+	CREATE SEQUENCE ids INCREMENT BY 1000;
+
+	-- one change, made alike to the three tables or (on an error) to none
+	CREATE FUNCTION torture_op(op int) RETURNS void LANGUAGE plpgsql AS $$
+	DECLARE
+		t text;
+		base int;
+		n int := 1 + (random() * 200)::int;
+		lo int := 1 + (random() * greatest(
+			(SELECT last_value FROM ids) + 1000, 1))::int;
+	BEGIN
+		IF op <= 4 THEN
+			base := nextval('ids');
+			IF op = 4 THEN
+				-- sometimes more rows than a stripe
+				n := 1000 + (random() * 4000)::int;
+			END IF;
+		ELSIF random() < 0.01 THEN
+			-- all three emptied, then not
+			BEGIN
+				TRUNCATE t_h, t_c, t_r;
+				INSERT INTO t_c VALUES (-1, 0, 'gone', '{}');
+				RAISE EXCEPTION 'undo';
+			EXCEPTION WHEN raise_exception THEN
+				RETURN;
+			END;
+		END IF;
+		FOREACH t IN ARRAY ARRAY['t_h', 't_c', 't_r'] LOOP
+			IF op <= 4 THEN
+				EXECUTE format($q$INSERT INTO %I SELECT g, g %% 97,
+					md5(g::text) || repeat('x', g %% 37),
+					jsonb_build_object('g', g, 'm', g %% 5)
+					FROM generate_series($1, $1 + $2 - 1) g$q$, t) USING base, n;
+			ELSIF op <= 6 THEN
+				EXECUTE format('UPDATE %I SET k = k + 1, v = left(v, 40) || ''u''
+					WHERE id BETWEEN $1 AND $1 + 30', t) USING lo;
+			ELSIF op = 7 THEN
+				EXECUTE format('DELETE FROM %I WHERE id BETWEEN $1 AND $1 + 20', t)
+				  USING lo;
+			ELSIF op = 8 THEN
+				EXECUTE format($q$INSERT INTO %I AS x VALUES ($1, 0, 'upsert', '{}')
+					ON CONFLICT (id) DO UPDATE SET k = x.k + 1, j = x.j || '{"up": 1}'$q$, t)
+				  USING lo;
+			ELSIF op = 9 THEN
+				-- a subtransaction that rolls back over rows written before it
+				EXECUTE format($q$INSERT INTO %I VALUES (-$1, 1, 'kept', '{}')
+					ON CONFLICT DO NOTHING$q$, t) USING lo;
+				BEGIN
+					EXECUTE format($q$INSERT INTO %I SELECT -g, 2, 'undone', '{}'
+						FROM generate_series($1 + 1, $1 + 300) g
+						ON CONFLICT DO NOTHING$q$, t) USING lo;
+					EXECUTE format('DELETE FROM %I WHERE id BETWEEN $1 AND $1 + 50', t)
+					  USING lo;
+					RAISE EXCEPTION 'undo';
+				EXCEPTION WHEN raise_exception THEN
+					NULL;
+				END;
+			ELSE
+				-- moves rows to other keys (a unique violation undoes the call)
+				EXECUTE format('UPDATE %I SET id = id + 7000000 WHERE id BETWEEN $1 AND $1 + 3',
+							   t) USING lo;
+			END IF;
+		END LOOP;
+	EXCEPTION WHEN unique_violation OR deadlock_detected OR serialization_failure THEN
+		NULL;
+	END $$;
+});
+
+my $workload = "$ENV{TESTDIR}/workload.sql";
+open(my $wfh, '>', $workload) or die "could not write $workload: $!";
+print $wfh q{\set op random(1, 10)
+BEGIN ISOLATION LEVEL REPEATABLE READ;
+SELECT torture_op(:op);
+COMMIT;
+};
+close($wfh);
+
+my $maintenance = "$ENV{TESTDIR}/maintenance.sql";
+open(my $mfh, '>', $maintenance) or die "could not write $maintenance: $!";
+print $mfh q{\set m random(1, 12)
+\if :m = 1
+VACUUM t_c;
+\elif :m = 2
+VACUUM t_r;
+\elif :m = 3
+CALL engine.colcompress_repack('t_c', 0.9);
+\elif :m = 4
+CALL engine.rowcompress_repack('t_r');
+\elif :m = 5
+SELECT engine.colcompress_merge('t_c');
+\elif :m = 6
+CHECKPOINT;
+\elif :m = 7
+VACUUM t_h;
+\elif :m = 8
+VACUUM FULL t_r;
+\elif :m = 9
+VACUUM FULL t_c;
+\else
+SELECT pg_sleep(0.2);
+\endif
+};
+close($mfh);
+
+# the three tables differ in this many rows
+my $differences = q{
+	SELECT (SELECT count(*) FROM (TABLE t_h EXCEPT ALL TABLE t_c) d)
+		 + (SELECT count(*) FROM (TABLE t_c EXCEPT ALL TABLE t_h) d)
+		 + (SELECT count(*) FROM (TABLE t_h EXCEPT ALL TABLE t_r) d)
+		 + (SELECT count(*) FROM (TABLE t_r EXCEPT ALL TABLE t_h) d)};
+
+# some of the rows that differ, and where they are
+my $difference_sample = q{
+	SELECT * FROM (
+		(SELECT 'heap, not colcompress' w, * FROM (TABLE t_h EXCEPT ALL TABLE t_c) d LIMIT 5)
+		UNION ALL (SELECT 'colcompress, not heap', * FROM (TABLE t_c EXCEPT ALL TABLE t_h) d LIMIT 5)
+		UNION ALL (SELECT 'heap, not rowcompress', * FROM (TABLE t_h EXCEPT ALL TABLE t_r) d LIMIT 5)
+		UNION ALL (SELECT 'rowcompress, not heap', * FROM (TABLE t_r EXCEPT ALL TABLE t_h) d LIMIT 5)) s
+	UNION ALL SELECT 'counts', (SELECT count(*) FROM t_h)::int, (SELECT count(*) FROM t_c)::int,
+		(SELECT count(*) FROM t_r)::text, NULL};
+
+my $fingerprint = q{
+	SELECT count(*), md5(string_agg(t::text, ',' ORDER BY id))
+	  FROM %s t};
+
+for my $round (1 .. $rounds)
+{
+	my ($out, $err) = ('', '');
+	# pgbench's clients end in errors when the server goes; their output
+	# is not checked
+	my $h = IPC::Run::start(
+		[ 'pgbench', '-n', '-c', '4', '-j', '2', '-T', '60',
+		  '-f', "$workload\@10", '-f', "$maintenance\@1",
+		  $node->connstr('postgres') ],
+		'>', \$out, '2>', \$err);
+	my $wait = 1.0 + rand(3.0);
+	select(undef, undef, undef, $wait);
+	crash_node($node);
+	eval { $h->kill_kill; };
+	$node->start;
+
+	my $rows = $node->safe_psql('postgres', 'SELECT count(*) FROM t_h');
+	note(sprintf("round %d: crashed after %.1f s, %d rows", $round, $wait, $rows));
+	is($node->safe_psql('postgres', $differences), '0',
+		"round $round: the mirrors hold the heap table's rows")
+	  or diag($node->safe_psql('postgres', $difference_sample));
+	is($node->safe_psql('postgres', q{
+		SELECT (SELECT count(*) FROM engine.colcompress_verify('t_c'))
+			 + (SELECT count(*) FROM engine.rowcompress_verify('t_r'))}),
+		'0', "round $round: verify finds nothing");
+	is($node->safe_psql('postgres', q{
+		SELECT count(*) FROM (
+			SELECT bt_index_check(i.indexrelid, true)
+			  FROM pg_index i
+			 WHERE i.indrelid IN ('t_c'::regclass, 't_r'::regclass)) c}),
+		'4', "round $round: amcheck finds every row in every btree");
+	for my $t ('t_c', 't_r')
+	{
+		my $scan = $node->safe_psql('postgres',
+			"SET enable_indexscan = off; SET enable_bitmapscan = off; "
+			  . "SELECT count(*), sum(k) FROM $t WHERE id > 0 AND k >= 0");
+		my $index = $node->safe_psql('postgres',
+			"SET enable_seqscan = off; SET storage_engine.enable_custom_scan = off; "
+			  . "SELECT count(*), sum(k) FROM $t WHERE id > 0 AND k >= 0");
+		is($index, $scan, "round $round: $t read through its indexes as by a scan");
+	}
+}
+
+# the standby follows the restarted primary and ends equal to it
+$node->wait_for_catchup($standby, 'replay');
+for my $t ('t_h', 't_c', 't_r')
+{
+	my $q = sprintf($fingerprint, $t);
+	is($standby->safe_psql('postgres', $q), $node->safe_psql('postgres', $q),
+		"standby: $t equals the primary's");
+}
+is($standby->safe_psql('postgres', q{
+	SELECT (SELECT count(*) FROM engine.colcompress_verify('t_c'))
+		 + (SELECT count(*) FROM engine.rowcompress_verify('t_r'))}),
+	'0', 'standby: verify finds nothing');
+
+# the tables take writes after all that
+$node->safe_psql('postgres', 'SELECT torture_op(4)');
+is($node->safe_psql('postgres', $differences), '0',
+	'after the rounds: the tables take writes alike');
+
+$standby->stop;
+$node->stop;
+done_testing();
