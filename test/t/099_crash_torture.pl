@@ -1,7 +1,8 @@
 # Crash torture.  Concurrent transactions change a heap table and its
 # colcompress and rowcompress mirrors alike (one function call per
-# REPEATABLE READ transaction, so that all three statements see the same
-# rows, touches all three the same way inside one subtransaction),
+# transaction touches all three the same way inside one subtransaction;
+# the three statements see the same rows: in REPEATABLE READ, or in READ
+# COMMITTED with transactions whose keys may meet taking turns),
 # while another session rewrites the mirrors (VACUUM, VACUUM FULL, repack,
 # merge) and checkpoints, and the server is killed at a random moment, round after
 # round.  Every WAL record of our pages carries a page image to check its
@@ -52,22 +53,20 @@ $node->safe_psql('postgres', q{
 	CREATE INDEX ON t_r (k);
 	CREATE SEQUENCE ids INCREMENT BY 1000;
 
-	-- one change, made alike to the three tables or (on an error) to none
-	CREATE FUNCTION torture_op(op int) RETURNS void LANGUAGE plpgsql AS $$
+	-- one change, made alike to the three tables or (on an error) to none;
+	-- take_turns for READ COMMITTED, where each statement sees the rows
+	-- committed when it starts
+	CREATE FUNCTION torture_op(op int, take_turns bool DEFAULT false)
+	RETURNS void LANGUAGE plpgsql AS $$
 	DECLARE
 		t text;
+		b bigint;
 		base int;
 		n int := 1 + (random() * 200)::int;
 		lo int := 1 + (random() * greatest(
 			(SELECT last_value FROM ids) + 1000, 1))::int;
 	BEGIN
-		IF op <= 4 THEN
-			base := nextval('ids');
-			IF op = 4 THEN
-				-- sometimes more rows than a stripe
-				n := 1000 + (random() * 4000)::int;
-			END IF;
-		ELSIF random() < 0.01 THEN
+		IF op > 4 AND random() < 0.01 THEN
 			-- all three emptied, then not
 			BEGIN
 				TRUNCATE t_h, t_c, t_r;
@@ -76,6 +75,28 @@ $node->safe_psql('postgres', q{
 			EXCEPTION WHEN raise_exception THEN
 				RETURN;
 			END;
+		END IF;
+		IF op <= 4 THEN
+			base := nextval('ids');
+			IF op = 4 THEN
+				-- sometimes more rows than a stripe
+				n := 1000 + (random() * 4000)::int;
+			END IF;
+		END IF;
+		IF take_turns THEN
+			-- transactions whose keys may meet take turns (the three
+			-- statements of one must see the same rows), in key order
+			FOR b IN
+				SELECT DISTINCT k FROM (
+					SELECT generate_series(base >> 6, (base + n) >> 6) k WHERE op <= 4
+					UNION ALL SELECT generate_series((lo - 1) >> 6, (lo + 301) >> 6) WHERE op > 4
+					UNION ALL SELECT generate_series((-lo - 301) >> 6, (-lo + 1) >> 6) WHERE op > 4
+					UNION ALL SELECT generate_series((lo + 7000000) >> 6, (lo + 7000004) >> 6)
+					 WHERE op > 4) s
+				ORDER BY k
+			LOOP
+				PERFORM pg_advisory_xact_lock(b);
+			END LOOP;
 		END IF;
 		FOREACH t IN ARRAY ARRAY['t_h', 't_c', 't_r'] LOOP
 			IF op <= 4 THEN
@@ -118,14 +139,23 @@ $node->safe_psql('postgres', q{
 	END $$;
 });
 
-my $workload = "$ENV{TESTDIR}/workload.sql";
-open(my $wfh, '>', $workload) or die "could not write $workload: $!";
-print $wfh q{\set op random(1, 10)
+# rounds alternate: REPEATABLE READ transactions, then READ COMMITTED ones
+# (which follow rows updated meanwhile, EvalPlanQual) that take turns
+my %workload = (
+	rr => q{\set op random(1, 10)
 BEGIN ISOLATION LEVEL REPEATABLE READ;
 SELECT torture_op(:op);
 COMMIT;
-};
-close($wfh);
+},
+	rc => q{\set op random(1, 10)
+SELECT torture_op(:op, true);
+});
+for my $mode (keys %workload)
+{
+	open(my $wfh, '>', "$ENV{TESTDIR}/workload_$mode.sql") or die "could not write workload: $!";
+	print $wfh $workload{$mode};
+	close($wfh);
+}
 
 my $maintenance = "$ENV{TESTDIR}/maintenance.sql";
 open(my $mfh, '>', $maintenance) or die "could not write $maintenance: $!";
@@ -178,11 +208,12 @@ my $fingerprint = q{
 for my $round (1 .. $rounds)
 {
 	my ($out, $err) = ('', '');
+	my $mode = $round % 2 ? 'rr' : 'rc';
 	# pgbench's clients end in errors when the server goes; their output
 	# is not checked
 	my $h = IPC::Run::start(
 		[ 'pgbench', '-n', '-c', '4', '-j', '2', '-T', '60',
-		  '-f', "$workload\@10", '-f', "$maintenance\@1",
+		  '-f', "$ENV{TESTDIR}/workload_$mode.sql\@10", '-f', "$maintenance\@1",
 		  $node->connstr('postgres') ],
 		'>', \$out, '2>', \$err);
 	my $wait = 1.0 + rand(3.0);
@@ -192,7 +223,7 @@ for my $round (1 .. $rounds)
 	$node->start;
 
 	my $rows = $node->safe_psql('postgres', 'SELECT count(*) FROM t_h');
-	note(sprintf("round %d: crashed after %.1f s, %d rows", $round, $wait, $rows));
+	note(sprintf("round %d (%s): crashed after %.1f s, %d rows", $round, $mode, $wait, $rows));
 	is($node->safe_psql('postgres', $differences), '0',
 		"round $round: the mirrors hold the heap table's rows")
 	  or diag($node->safe_psql('postgres', $difference_sample));
