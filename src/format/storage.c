@@ -206,7 +206,7 @@ storage_ensure_meta(Relation rel, StorageMeta *meta)
 }
 
 void
-storage_set_rewrite(Relation rel, TransactionId xid, uint32 flags)
+storage_set_rewrite(Relation rel, TransactionId xid, TransactionId horizon)
 {
 	StorageMeta meta;
 	StorageMeta *m;
@@ -222,7 +222,7 @@ storage_set_rewrite(Relation rel, TransactionId xid, uint32 flags)
 	page = GenericXLogRegisterBuffer(state, buf, 0);
 	m = meta_in_page(page);
 	m->rewrite_xid = xid;
-	m->rewrite_flags = flags;
+	m->rewrite_horizon = horizon;
 	/* an older metapage grows to hold the fields */
 	((PageHeader) page)->pd_lower = SizeOfPageHeaderData + sizeof(StorageMeta);
 	GenericXLogFinish(state);

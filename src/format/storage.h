@@ -39,12 +39,14 @@ typedef struct StorageMeta
 
 	/*
 	 * Set when the storage is VACUUM FULL's or CLUSTER's copy of another:
-	 * the transaction that wrote it and STORAGE_REWRITE_* flags
-	 * (format/storage_rewrite.h).  Zero otherwise, and in metapages
-	 * written before these fields existed, which end before them.
+	 * the transaction that wrote it, and the horizon from which on every
+	 * snapshot saw what it copied, or InvalidTransactionId when not every
+	 * snapshot then running did (format/storage_rewrite.h).  Zero
+	 * otherwise, and in metapages written before these fields existed,
+	 * which end before them.
 	 */
 	TransactionId rewrite_xid;
-	uint32		rewrite_flags;
+	TransactionId rewrite_horizon;
 } StorageMeta;
 
 #define STORAGE_META_MIN_SIZE	offsetof(StorageMeta, rewrite_xid)
@@ -63,7 +65,8 @@ extern uint64 storage_ensure_meta(Relation rel, StorageMeta *meta);
 extern void storage_reserve_id(Relation rel, RelFileNumber relnumber);
 
 /* Records in rel's metapage that a rewrite by xid wrote its storage. */
-extern void storage_set_rewrite(Relation rel, TransactionId xid, uint32 flags);
+extern void storage_set_rewrite(Relation rel, TransactionId xid,
+								TransactionId horizon);
 
 /* Reserves count row numbers; returns the first.  Never reused. */
 extern uint64 storage_reserve_rows(Relation rel, uint64 count);

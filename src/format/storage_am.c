@@ -290,7 +290,7 @@ storage_am_copy_for_cluster(const StorageAm *am, Relation OldTable,
 	UnregisterSnapshot(snapshot);
 	pending_writer_flush(am->writer_ops, writer, NewTable);
 	storage_set_rewrite(NewTable, GetCurrentTransactionId(),
-						seen_by_all ? STORAGE_REWRITE_SEEN_BY_ALL : 0);
+						seen_by_all ? OldestXmin : InvalidTransactionId);
 }
 
 /*

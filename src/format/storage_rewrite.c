@@ -11,18 +11,21 @@
  *	  would find the table empty, and an UPDATE under it would change
  *	  nothing, silently.
  *
- *	  So the rewrite records its xid in the new metapage, with a flag when
- *	  its copy is exactly what every snapshot still running saw: when every
+ *	  So the rewrite records in the new metapage its xid and, when its copy
+ *	  is exactly what every snapshot still running saw, its horizon (its
+ *	  OldestXmin, which every such snapshot's xmin follows): when every
  *	  metadata row of the old storage that decides which rows exist (stream
  *	  runs, delete and update marks, retirements) was written by a
- *	  transaction older than the rewrite's horizon, which every snapshot
- *	  sees (storage_am.c).  A snapshot that does not see the rewrite then
- *	  reads the storage's metadata with a copy of itself that sees the
- *	  rewrite's transaction too and nothing else it did not see: the copy
- *	  is what it saw.  Without the flag the copy may differ from what it saw
- *	  (rows deleted, inserted or updated by transactions it does not see),
- *	  and reading raises a serialization failure instead of answering from
- *	  the wrong rows.
+ *	  transaction before the horizon, which they all see, and the rewrite
+ *	  is its transaction's only statement (storage_am.c).  A snapshot that
+ *	  does not see the rewrite then reads the storage's metadata with a copy
+ *	  of itself that sees the rewrite's transaction too and nothing else it
+ *	  did not see: the copy is what it saw.  Without a horizon the copy may
+ *	  differ from what it saw (rows deleted, inserted or updated by
+ *	  transactions it does not see), and reading raises a serialization
+ *	  failure instead of answering from the wrong rows; so does a snapshot
+ *	  older than the horizon (a hot standby's, which the primary's horizon
+ *	  does not hold back without hot_standby_feedback).
  *
  *	  A metapage is read before any metadata row of its storage; each read
  *	  notes a rewrite here by storage id (never reused) for the backend's
@@ -47,7 +50,7 @@ typedef struct Rewrite
 {
 	uint64		storage_id;
 	TransactionId xid;
-	uint32		flags;
+	TransactionId horizon;		/* invalid: the copy is not what they saw */
 	Oid			relid;			/* for errors */
 } Rewrite;
 
@@ -112,7 +115,7 @@ storage_rewrite_note(Relation rel, const StorageMeta *meta)
 	r = &rewrites[nrewrites++];
 	r->storage_id = meta->storage_id;
 	r->xid = meta->rewrite_xid;
-	r->flags = meta->rewrite_flags;
+	r->horizon = meta->rewrite_horizon;
 	r->relid = RelationGetRelid(rel);
 }
 
@@ -263,8 +266,11 @@ storage_rewrite_snapshot(Snapshot snapshot, uint64 storage_id)
 		TransactionIdIsCurrentTransactionId(r->xid) ||
 		!TransactionIdDidCommit(r->xid))
 		return snapshot;
-	if ((r->flags & STORAGE_REWRITE_SEEN_BY_ALL) == 0)
+	if (!TransactionIdIsNormal(r->horizon))
 		rewritten_since(r, "when transactions the snapshot does not see had changed it");
+	/* older than the rewrite knew of: a hot standby's, without feedback */
+	if (TransactionIdPrecedes(snapshot->xmin, r->horizon))
+		rewritten_since(r, "when it was older than every snapshot the rewrite knew of");
 	for (i = 0; i < nseeing; i++)
 		if (seeing_cache[i].xid == r->xid &&
 			same_snapshot(seeing_cache[i].original, snapshot))

@@ -13,12 +13,6 @@
 
 #include "format/storage.h"
 
-/*
- * The rewrite copied exactly what every snapshot then running saw: no
- * transaction some snapshot did not see had changed the old storage.
- */
-#define STORAGE_REWRITE_SEEN_BY_ALL	0x0001
-
 /* Called for every metapage read: notes the rewrite that wrote it, if any. */
 extern void storage_rewrite_note(Relation rel, const StorageMeta *meta);
 

@@ -3,7 +3,7 @@
 # new rows are written into their blocks: the standby cancels the query with
 # a recovery conflict, as it does for heap rows VACUUM removes.  Before,
 # the query went on and read the new rows' bytes as the old ones ("data ...
-# is damaged").
+# is damaged").  And a standby snapshot older than a VACUUM FULL.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -103,6 +103,59 @@ for my $case (
 	is($standby->safe_psql('postgres', $q), $primary->safe_psql('postgres', $q),
 		"$table: the standby agrees with the primary afterwards");
 }
+
+# A VACUUM FULL on the primary while a standby's REPEATABLE READ snapshot,
+# taken before, has not read the table yet.  Without feedback the primary's
+# horizon did not hold back for that snapshot, so the copy may not be what
+# it saw: reading raises a serialization failure
+# (format/storage_rewrite.c).  With feedback it reads what it saw before.
+my $standby2 = PostgreSQL::Test::Cluster->new('standby_feedback');
+$standby2->init_from_backup($primary, 'base', has_streaming => 1);
+$standby2->append_conf('postgresql.conf', qq{
+hot_standby_feedback = on
+wal_receiver_status_interval = 1
+});
+$standby2->start;
+$primary->wait_for_catchup($standby2);
+for my $case ([ $standby, 'without feedback' ], [ $standby2, 'with feedback' ])
+{
+	my ($node, $label) = @$case;
+	my $before = $primary->safe_psql('postgres', 'SELECT count(*), sum(id) FROM c');
+	my ($out, $err) = ('', '');
+	my $h = IPC::Run::start(
+		[
+			'psql', '-XAtq', '-d', $node->connstr('postgres'), '-c',
+			"BEGIN ISOLATION LEVEL REPEATABLE READ; "
+			  . "SELECT count(*) FROM other; "
+			  . "SELECT pg_sleep(3); "
+			  . "SELECT count(*), sum(id) FROM c; COMMIT;"
+		],
+		'>', \$out, '2>', \$err);
+	$node->poll_query_until('postgres', q{
+		SELECT count(*) = 1 FROM pg_stat_activity WHERE wait_event = 'PgSleep'})
+	  or die 'the standby reader did not start';
+	if ($node == $standby2)
+	{
+		$primary->poll_query_until('postgres', q{
+			SELECT backend_xmin IS NOT NULL FROM pg_stat_replication
+			 WHERE application_name = 'standby_feedback'})
+		  or die 'no feedback from the standby';
+	}
+	$primary->safe_psql('postgres', 'VACUUM FULL c');
+	$primary->wait_for_catchup($node);
+	$h->finish;
+	if ($node == $standby)
+	{
+		like($err, qr/could not serialize access due to concurrent rewrite of table "c"/,
+			"VACUUM FULL, $label: the older snapshot gets a serialization failure");
+	}
+	else
+	{
+		like($out, qr/^\Q$before\E$/m, "VACUUM FULL, $label: the older snapshot reads what it saw")
+		  or diag($err);
+	}
+}
+$standby2->stop;
 
 $standby->stop;
 $primary->stop;
