@@ -205,22 +205,32 @@ storage_ensure_meta(Relation rel, StorageMeta *meta)
 	return meta->storage_id;
 }
 
+/*
+ * Starts a WAL-logged change of rel's metapage (made first if need be)
+ * under its exclusive lock: the page to change.  The caller finishes or
+ * aborts *state, then releases *buf.
+ */
+static Page
+meta_change_begin(Relation rel, Buffer *buf, GenericXLogState **state)
+{
+	StorageMeta meta;
+
+	storage_ensure_meta(rel, &meta);
+	*buf = ReadBuffer(rel, STORAGE_METAPAGE_BLOCK);
+	LockBuffer(*buf, BUFFER_LOCK_EXCLUSIVE);
+	check_meta(rel, BufferGetPage(*buf), meta_in_page(BufferGetPage(*buf)));
+	*state = GenericXLogStart(rel);
+	return GenericXLogRegisterBuffer(*state, *buf, 0);
+}
+
 void
 storage_set_rewrite(Relation rel, TransactionId xid, TransactionId horizon)
 {
-	StorageMeta meta;
-	StorageMeta *m;
 	Buffer		buf;
 	GenericXLogState *state;
-	Page		page;
+	Page		page = meta_change_begin(rel, &buf, &state);
+	StorageMeta *m = meta_in_page(page);
 
-	storage_ensure_meta(rel, &meta);
-	buf = ReadBuffer(rel, STORAGE_METAPAGE_BLOCK);
-	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-	check_meta(rel, BufferGetPage(buf), meta_in_page(BufferGetPage(buf)));
-	state = GenericXLogStart(rel);
-	page = GenericXLogRegisterBuffer(state, buf, 0);
-	m = meta_in_page(page);
 	m->rewrite_xid = xid;
 	m->rewrite_horizon = horizon;
 	/* an older metapage grows to hold the fields */
@@ -238,21 +248,11 @@ storage_set_rewrite(Relation rel, TransactionId xid, TransactionId horizon)
 static uint64
 reserve(Relation rel, uint64 nrows, uint64 nblocks, uint64 *stream_num)
 {
-	StorageMeta meta;
-	StorageMeta *m;
 	Buffer		buf;
 	GenericXLogState *state;
-	Page		page;
+	StorageMeta *m = meta_in_page(meta_change_begin(rel, &buf, &state));
 	uint64		first;
 
-	storage_ensure_meta(rel, &meta);
-	buf = ReadBuffer(rel, STORAGE_METAPAGE_BLOCK);
-	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-	check_meta(rel, BufferGetPage(buf), meta_in_page(BufferGetPage(buf)));
-
-	state = GenericXLogStart(rel);
-	page = GenericXLogRegisterBuffer(state, buf, 0);
-	m = meta_in_page(page);
 	if (stream_num != NULL)
 	{
 		first = m->next_block;

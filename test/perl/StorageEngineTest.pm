@@ -6,7 +6,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use Exporter 'import';
 
-our @EXPORT = qw(new_engine_node crash_node storage_id_counts);
+our @EXPORT = qw(new_engine_node crash_node storage_id_counts test_file);
 
 # A started node with storage_engine preloaded and created in "postgres";
 # conf => "..." adds settings to postgresql.conf, the rest goes to init.
@@ -41,6 +41,18 @@ sub crash_node
 	# the node object thinks the server is still up
 	$node->{_pid} = undef;
 	unlink $node->data_dir . '/postmaster.pid';
+}
+
+# Writes $text to the file $name in the test's directory (a pgbench
+# script, say); returns its path.
+sub test_file
+{
+	my ($name, $text) = @_;
+	my $path = "$ENV{TESTDIR}/$name";
+	open(my $fh, '>', $path) or die "could not write $path: $!";
+	print $fh $text;
+	close($fh);
+	return $path;
 }
 
 # "N|M": the tables of ours in database $db that hold a storage id, and the

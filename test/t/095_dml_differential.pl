@@ -57,10 +57,7 @@ $node->safe_psql('postgres', q{
 sub race
 {
 	my ($name, $text, @options) = @_;
-	my $script = "$ENV{TESTDIR}/$name.sql";
-	open(my $fh, '>', $script) or die "could not write $script: $!";
-	print $fh $text;
-	close($fh);
+	my $script = test_file("$name.sql", $text);
 	my ($out, $err) = ('', '');
 	IPC::Run::run([ 'pgbench', '-n', '-c', '8', '-j', '2', '-T', '8', '--failures-detailed', @options, '-f', "$script\@20",
 					$node->connstr('postgres') ], '>', \$out, '2>', \$err);
@@ -189,9 +186,7 @@ $node->safe_psql('postgres', q{
 # to a version a repack moved since its snapshot once failed with
 # "unexpected table_tuple_lock status" instead of the serialization
 # failure (retried here) a concurrent rewrite gives.
-my $maintenance = "$ENV{TESTDIR}/maintenance.sql";
-open(my $mfh, '>', $maintenance) or die "could not write $maintenance: $!";
-print $mfh q{\set m random(1, 4)
+my $maintenance = test_file('maintenance.sql', q{\set m random(1, 4)
 \if :m = 1
 VACUUM acc_c;
 \elif :m = 2
@@ -201,8 +196,7 @@ CALL engine.colcompress_repack('acc_c', 0.9);
 \else
 CALL engine.rowcompress_repack('acc_r');
 \endif
-};
-close($mfh);
+});
 $out = race('foreign_keys', q{\set k random(1, 10)
 \set op random(1, 10)
 \set t random(1, 2)

@@ -33,24 +33,24 @@ $primary->safe_psql('postgres', q{
 });
 $primary->wait_for_catchup($standby);
 
-# Takes its snapshot reading another table, sleeps, then reads the table,
-# in one transaction: the standby is busy in a statement, not idle, when
+# On $node, takes its snapshot reading another table, sleeps $seconds,
+# then runs $read, in one transaction: the standby is busy in a statement, not idle, when
 # the conflict comes, so it cancels the statement.  The reader holds no
 # lock on the table meanwhile (a lock would conflict with the
 # AccessExclusiveLock of VACUUM's truncation, which cancels it anyway).
 sub start_reader
 {
-	my ($table, $out, $err) = @_;
+	my ($node, $read, $seconds, $out, $err) = @_;
 	my $h = IPC::Run::start(
 		[
-			'psql', '-XAtq', '-d', $standby->connstr('postgres'), '-c',
+			'psql', '-XAtq', '-d', $node->connstr('postgres'), '-c',
 			"BEGIN ISOLATION LEVEL REPEATABLE READ; "
 			  . "SELECT count(*) FROM other; "
-			  . "SELECT pg_sleep(30); "
-			  . "SELECT count(*), sum(id), max(payload) FROM $table; COMMIT;"
+			  . "SELECT pg_sleep($seconds); "
+			  . "$read; COMMIT;"
 		],
 		'>', $out, '2>', $err);
-	$standby->poll_query_until('postgres', q{
+	$node->poll_query_until('postgres', q{
 		SELECT count(*) = 1 FROM pg_stat_activity WHERE wait_event = 'PgSleep'})
 	  or die 'the standby reader did not start';
 	return $h;
@@ -87,7 +87,8 @@ for my $case (
 {
 	my ($table, $meta, $rewrite) = @$case;
 	my ($out, $err) = ('', '');
-	my $reader = start_reader($table, \$out, \$err);
+	my $reader = start_reader($standby,
+		"SELECT count(*), sum(id), max(payload) FROM $table", 30, \$out, \$err);
 
 	ok(rewrite_and_reuse($table, $meta, $rewrite) > 0,
 		"$table: rows were written into the blocks VACUUM freed");
@@ -122,18 +123,7 @@ for my $case ([ $standby, 'without feedback' ], [ $standby2, 'with feedback' ])
 	my ($node, $label) = @$case;
 	my $before = $primary->safe_psql('postgres', 'SELECT count(*), sum(id) FROM c');
 	my ($out, $err) = ('', '');
-	my $h = IPC::Run::start(
-		[
-			'psql', '-XAtq', '-d', $node->connstr('postgres'), '-c',
-			"BEGIN ISOLATION LEVEL REPEATABLE READ; "
-			  . "SELECT count(*) FROM other; "
-			  . "SELECT pg_sleep(3); "
-			  . "SELECT count(*), sum(id) FROM c; COMMIT;"
-		],
-		'>', \$out, '2>', \$err);
-	$node->poll_query_until('postgres', q{
-		SELECT count(*) = 1 FROM pg_stat_activity WHERE wait_event = 'PgSleep'})
-	  or die 'the standby reader did not start';
+	my $h = start_reader($node, 'SELECT count(*), sum(id) FROM c', 3, \$out, \$err);
 	if ($node == $standby2)
 	{
 		$primary->poll_query_until('postgres', q{

@@ -150,16 +150,9 @@ COMMIT;
 	rc => q{\set op random(1, 10)
 SELECT torture_op(:op, true);
 });
-for my $mode (keys %workload)
-{
-	open(my $wfh, '>', "$ENV{TESTDIR}/workload_$mode.sql") or die "could not write workload: $!";
-	print $wfh $workload{$mode};
-	close($wfh);
-}
+test_file("workload_$_.sql", $workload{$_}) for keys %workload;
 
-my $maintenance = "$ENV{TESTDIR}/maintenance.sql";
-open(my $mfh, '>', $maintenance) or die "could not write $maintenance: $!";
-print $mfh q{\set m random(1, 12)
+my $maintenance = test_file('maintenance.sql', q{\set m random(1, 12)
 \if :m = 1
 VACUUM t_c;
 \elif :m = 2
@@ -181,8 +174,7 @@ VACUUM FULL t_c;
 \else
 SELECT pg_sleep(0.2);
 \endif
-};
-close($mfh);
+});
 
 # the three tables differ in this many rows
 my $differences = q{
