@@ -35,6 +35,8 @@
 #include "catalog/index.h"
 #include "catalog/pg_am_d.h"
 #include "catalog/pg_class_d.h"
+#include "catalog/pg_operator_d.h"
+#include "catalog/pg_type_d.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "nodes/execnodes.h"
@@ -50,6 +52,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
+#include "utils/tuplesort.h"
 
 #include "catalog/free_space.h"
 #include "catalog/row_marks.h"
@@ -1436,7 +1439,12 @@ storage_index_build_range_scan(Relation table_rel, Relation index_rel,
 /*
  * The second pass of CREATE INDEX CONCURRENTLY: index the rows snapshot
  * sees that the first pass did not (state->tuplesort holds the TIDs the
- * index has, in order).
+ * index has, in order).  Heap's scan returns rows in TID order and walks
+ * the index's TIDs beside it; ours does not (a stripe sorted by orderby,
+ * a merge, a repack all reorder row numbers), and walking them so took
+ * indexed rows for missing ones: their second entries broke the index
+ * ("posting list contains misplaced TID").  So the scan only sorts the
+ * TIDs of the rows it sees, and a row the index lacks is fetched by TID.
  */
 void
 storage_index_validate_scan(Relation table_rel, Relation index_rel,
@@ -1450,6 +1458,11 @@ storage_index_validate_scan(Relation table_rel, Relation index_rel,
 	EState	   *estate;
 	ExprContext *econtext;
 	TableScanDesc scan;
+	Tuplesortstate *rows;
+	FetchCursor cursor;
+	Bitmapset  *columns;
+	Datum		row;
+	bool		row_null;
 	Datum		indexed = (Datum) 0;
 	bool		indexed_null;
 	bool		have_indexed = false;
@@ -1461,15 +1474,29 @@ storage_index_validate_scan(Relation table_rel, Relation index_rel,
 	econtext->ecxt_scantuple = slot;
 	predicate = ExecPrepareQual(index_info->ii_Predicate, estate);
 
+	rows = tuplesort_begin_datum(INT8OID, Int8LessOperator, InvalidOid, false,
+								 maintenance_work_mem, NULL, TUPLESORT_NONE);
 	scan = table_beginscan_strat(table_rel, snapshot, 0, NULL, true, false);
 	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
 	{
-		int64		encoded;
+		CHECK_FOR_INTERRUPTS();
+		tuplesort_putdatum(rows, Int64GetDatum(itemptr_encode(&slot->tts_tid)),
+						   false);
+		state->htups += 1;
+	}
+	table_endscan(scan);
+	tuplesort_performsort(rows);
+
+	cursor_init(&cursor);
+	columns = index_columns(index_info);
+	if (columns != NULL)
+		cursor_set_columns(table_rel, &cursor, columns);
+	while (compat_tuplesort_getdatum(rows, &row, &row_null))
+	{
+		int64		encoded = DatumGetInt64(row);
+		ItemPointerData tid;
 
 		CHECK_FOR_INTERRUPTS();
-		encoded = itemptr_encode(&slot->tts_tid);
-		state->htups += 1;
-
 		/* advance the index's sorted TIDs to this row */
 		while (!sort_done &&
 			   (!have_indexed || DatumGetInt64(indexed) < encoded))
@@ -1482,16 +1509,21 @@ storage_index_validate_scan(Relation table_rel, Relation index_rel,
 		if (have_indexed && DatumGetInt64(indexed) == encoded)
 			continue;
 
+		itemptr_decode(&tid, encoded);
+		if (!fetch_row(table_rel, tid_to_row_number(&tid), snapshot, slot,
+					   true, &cursor))
+			continue;
 		MemoryContextReset(econtext->ecxt_per_tuple_memory);
 		if (predicate != NULL && !ExecQual(predicate, econtext))
 			continue;
 		FormIndexDatum(index_info, slot, estate, values, isnull);
-		index_insert(index_rel, values, isnull, &slot->tts_tid, table_rel,
+		index_insert(index_rel, values, isnull, &tid, table_rel,
 					 index_info->ii_Unique ? UNIQUE_CHECK_YES : UNIQUE_CHECK_NO,
 					 false, index_info);
 		state->tups_inserted += 1;
 	}
-	table_endscan(scan);
+	cursor_end(table_rel, &cursor);
+	tuplesort_end(rows);
 	compat_index_insert_cleanup(index_rel, index_info);
 	ExecDropSingleTupleTableSlot(slot);
 	FreeExecutorState(estate);
