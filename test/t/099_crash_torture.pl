@@ -4,7 +4,7 @@
 # the three statements see the same rows: in REPEATABLE READ, or in READ
 # COMMITTED with transactions whose keys may meet taking turns),
 # while another session rewrites the mirrors (VACUUM, VACUUM FULL, repack,
-# merge) and checkpoints, and the server is killed at a random moment, round after
+# merge), rebuilds their indexes concurrently and checkpoints, and the server is killed at a random moment, round after
 # round.  Every WAL record of our pages carries a page image to check its
 # redo against (wal_consistency_checking), and data checksums are on.  After every
 # restart the three tables hold the same rows (a transaction's changes
@@ -27,6 +27,7 @@ note("seed $seed");
 my $node = new_engine_node('torture', allows_streaming => 1,
 	extra => ['--data-checksums'], conf => q{
 wal_consistency_checking = 'generic'
+storage_engine.write_buffer_memory = 1024
 shared_buffers = 32MB
 max_wal_size = 1GB
 autovacuum_naptime = 1
@@ -152,7 +153,7 @@ SELECT torture_op(:op, true);
 });
 test_file("workload_$_.sql", $workload{$_}) for keys %workload;
 
-my $maintenance = test_file('maintenance.sql', q{\set m random(1, 12)
+my $maintenance = test_file('maintenance.sql', q{\set m random(1, 14)
 \if :m = 1
 VACUUM t_c;
 \elif :m = 2
@@ -171,6 +172,10 @@ VACUUM t_h;
 VACUUM FULL t_r;
 \elif :m = 9
 VACUUM FULL t_c;
+\elif :m = 10
+REINDEX INDEX CONCURRENTLY t_c_k_idx;
+\elif :m = 11
+REINDEX INDEX CONCURRENTLY t_r_k_idx;
 \else
 SELECT pg_sleep(0.2);
 \endif
@@ -223,6 +228,18 @@ for my $round (1 .. $rounds)
 		SELECT (SELECT count(*) FROM engine.colcompress_verify('t_c'))
 			 + (SELECT count(*) FROM engine.rowcompress_verify('t_r'))}),
 		'0', "round $round: verify finds nothing");
+	# a REINDEX CONCURRENTLY the crash stopped leaves its new index (valid
+	# or not) or the old one beside the table's
+	$node->safe_psql('postgres', q{
+		DO $$
+		DECLARE i regclass;
+		BEGIN
+			FOR i IN SELECT indexrelid FROM pg_index
+					  WHERE NOT indisvalid OR indexrelid::regclass::text ~ '_cc(new|old)[0-9]*$'
+			LOOP
+				EXECUTE format('DROP INDEX %s', i);
+			END LOOP;
+		END $$});
 	is($node->safe_psql('postgres', q{
 		SELECT count(*) FROM (
 			SELECT bt_index_check(i.indexrelid, true)
