@@ -54,6 +54,7 @@ col_reader_begin(Relation rel, Snapshot snapshot, const bool *projected,
 
 	r->rel = rel;
 	r->desc = RelationGetDescr(rel);
+	r->capacity = natts;
 	r->snapshot = snapshot;
 	r->parallel = parallel;
 	r->projected = palloc(sizeof(bool) * Max(natts, 1));
@@ -101,15 +102,21 @@ col_reader_begin(Relation rel, Snapshot snapshot, const bool *projected,
 	return r;
 }
 
+/*
+ * The layout the rows are stored in, when the slot's is not the table's:
+ * ALTER TABLE rewriting them reads with the layout from before its
+ * changes (a column's old type, fewer columns than it adds).  The reader's
+ * arrays have room for the table's columns.
+ */
 void
 col_reader_use_desc(ColReader *r, TupleDesc desc)
 {
-	if (desc->natts != r->desc->natts)
+	if (desc->natts > r->capacity)
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR),
 				 errmsg("scan of \"%s\" asked for %d columns, the table has %d",
 						RelationGetRelationName(r->rel), desc->natts,
-						r->desc->natts)));
+						r->capacity)));
 	r->desc = desc;
 }
 

@@ -32,6 +32,7 @@ typedef struct ColReader
 {
 	Relation	rel;
 	TupleDesc	desc;			/* how the stored columns are typed */
+	int			capacity;		/* columns the arrays have room for */
 	Snapshot	snapshot;
 	bool	   *projected;		/* [natts] */
 	bool	   *scaled_only;	/* [natts] packed decimals left scaled, or NULL */
