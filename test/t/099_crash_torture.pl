@@ -28,6 +28,7 @@ my $node = new_engine_node('torture', allows_streaming => 1,
 	extra => ['--data-checksums'], conf => q{
 wal_consistency_checking = 'generic'
 storage_engine.write_buffer_memory = 1024
+log_line_prefix = '%m [%p] %e '
 shared_buffers = 32MB
 max_wal_size = 1GB
 autovacuum_naptime = 1
@@ -142,6 +143,28 @@ $node->safe_psql('postgres', q{
 
 # rounds alternate: REPEATABLE READ transactions, then READ COMMITTED ones
 # (which follow rows updated meanwhile, EvalPlanQual) that take turns
+# the three tables' shapes change alike: a column added with a volatile
+# default (a rewrite) or dropped, a column's type changed back and forth
+$node->safe_psql('postgres', q{
+	CREATE FUNCTION torture_ddl() RETURNS void LANGUAGE plpgsql AS $$
+	DECLARE
+		t text;
+		op int := (random() * 2)::int;
+		k_type text := CASE WHEN random() < 0.5 THEN 'bigint' ELSE 'int' END;
+	BEGIN
+		FOREACH t IN ARRAY ARRAY['t_h', 't_c', 't_r'] LOOP
+			IF op = 0 THEN
+				EXECUTE format('ALTER TABLE %I ADD COLUMN IF NOT EXISTS x int
+					DEFAULT (random() * 0)::int', t);
+			ELSIF op = 1 THEN
+				EXECUTE format('ALTER TABLE %I DROP COLUMN IF EXISTS x', t);
+			ELSE
+				EXECUTE format('ALTER TABLE %I ALTER COLUMN k TYPE %s', t, k_type);
+			END IF;
+		END LOOP;
+	END $$;
+});
+
 my %workload = (
 	rr => q{\set op random(1, 10)
 BEGIN ISOLATION LEVEL REPEATABLE READ;
@@ -153,7 +176,7 @@ SELECT torture_op(:op, true);
 });
 test_file("workload_$_.sql", $workload{$_}) for keys %workload;
 
-my $maintenance = test_file('maintenance.sql', q{\set m random(1, 14)
+my $maintenance = test_file('maintenance.sql', q{\set m random(1, 18)
 \if :m = 1
 VACUUM t_c;
 \elif :m = 2
@@ -176,6 +199,16 @@ VACUUM FULL t_c;
 REINDEX INDEX CONCURRENTLY t_c_k_idx;
 \elif :m = 11
 REINDEX INDEX CONCURRENTLY t_r_k_idx;
+\elif :m = 12
+CLUSTER t_c USING t_c_pkey;
+\elif :m = 13
+ANALYZE t_c, t_r;
+\elif :m = 14
+SELECT torture_ddl();
+\elif :m = 15
+ALTER TABLE t_c SET (compression = 'lz4', stripe_row_limit = 2000);
+\elif :m = 16
+ALTER TABLE t_c RESET (compression, stripe_row_limit);
 \else
 SELECT pg_sleep(0.2);
 \endif
@@ -209,7 +242,9 @@ for my $round (1 .. $rounds)
 	# pgbench's clients end in errors when the server goes; their output
 	# is not checked
 	my $h = IPC::Run::start(
-		[ 'pgbench', '-n', '-c', '4', '-j', '2', '-T', '60',
+		# deadlocks among maintenance commands (REINDEX CONCURRENTLY waiting
+		# for VACUUM FULL, which waits for it) are retried, as on heap
+		[ 'pgbench', '-n', '-c', '4', '-j', '2', '-T', '60', '--max-tries', '10',
 		  '-f', "$ENV{TESTDIR}/workload_$mode.sql\@10", '-f', "$maintenance\@1",
 		  $node->connstr('postgres') ],
 		'>', \$out, '2>', \$err);
@@ -257,6 +292,13 @@ for my $round (1 .. $rounds)
 		is($index, $scan, "round $round: $t read through its indexes as by a scan");
 	}
 }
+
+# nothing but the expected errors: no internal error, no damaged data
+my @unexpected = grep {
+	/ (XX\d\d\d|58\d\d\d|22P0[0-9]) | PANIC: |damaged|TRAP:/
+} split /\n/, slurp_file($node->logfile);
+is(scalar(@unexpected), 0, 'the server logged no internal error and no damage')
+  or diag(join("\n", @unexpected[0 .. ($#unexpected < 20 ? $#unexpected : 19)]));
 
 # the standby follows the restarted primary and ends equal to it
 $node->wait_for_catchup($standby, 'replay');
