@@ -1,17 +1,19 @@
 # Crash torture.  Concurrent transactions change a heap table and its
-# colcompress and rowcompress mirrors alike (one function call per
-# transaction touches all three the same way inside one subtransaction;
-# the three statements see the same rows: in REPEATABLE READ, or in READ
-# COMMITTED with transactions whose keys may meet taking turns),
-# while another session rewrites the mirrors (VACUUM, VACUUM FULL, repack,
-# merge), rebuilds their indexes concurrently and checkpoints, and the server is killed at a random moment, round after
+# mirrors alike: colcompress, rowcompress, and a partitioned table with a
+# partition of each access method that primary-key moves cross.  One
+# function call per transaction changes all four the same way inside one
+# subtransaction, its statements seeing the same rows (in REPEATABLE READ,
+# or in READ COMMITTED with transactions whose keys may meet taking turns).
+# Meanwhile other commands rewrite the mirrors (VACUUM, VACUUM FULL,
+# CLUSTER, repack, merge, ALTER TABLE), rebuild their indexes concurrently
+# and checkpoint, and the server is killed at a random moment, round after
 # round.  Every WAL record of our pages carries a page image to check its
-# redo against (wal_consistency_checking), and data checksums are on.  After every
-# restart the three tables hold the same rows (a transaction's changes
-# survive in all three or in none), the verify functions find nothing, every
-# btree finds every row (amcheck), and index plans agree with scans.  A
-# streaming standby replays the same WAL, answers queries meanwhile that
-# find the three tables alike, and ends equal to the primary.
+# redo against (wal_consistency_checking), and data checksums are on.
+# After every restart the tables hold the same rows (a transaction's
+# changes survive in all or in none), the verify functions find nothing,
+# every btree finds every row (amcheck), and index plans agree with scans.
+# A streaming standby replays the same WAL, answers queries meanwhile that
+# find the tables alike, and ends equal to the primary.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -57,6 +59,15 @@ $node->safe_psql('postgres', q{
 	CREATE INDEX ON t_h (k);
 	CREATE INDEX ON t_c (k);
 	CREATE INDEX ON t_r (k);
+	-- a third mirror, partitioned: each access method holds a key range, and
+	-- primary-key moves cross partitions
+	CREATE TABLE t_p (id int PRIMARY KEY, k int, v text, j jsonb) PARTITION BY RANGE (id);
+	CREATE TABLE t_p_neg PARTITION OF t_p FOR VALUES FROM (MINVALUE) TO (1) USING rowcompress;
+	CREATE TABLE t_p_low PARTITION OF t_p FOR VALUES FROM (1) TO (100000) USING colcompress;
+	CREATE TABLE t_p_mid PARTITION OF t_p FOR VALUES FROM (100000) TO (7000000);
+	CREATE TABLE t_p_moved PARTITION OF t_p FOR VALUES FROM (7000000) TO (MAXVALUE)
+		USING rowcompress;
+	CREATE INDEX ON t_p (k);
 	CREATE SEQUENCE ids INCREMENT BY 1000;
 
 	-- one change, made alike to the three tables or (on an error) to none;
@@ -75,7 +86,7 @@ $node->safe_psql('postgres', q{
 		IF op > 4 AND random() < 0.01 THEN
 			-- all three emptied, then not
 			BEGIN
-				TRUNCATE t_h, t_c, t_r;
+				TRUNCATE t_h, t_c, t_r, t_p;
 				INSERT INTO t_c VALUES (-1, 0, 'gone', '{}');
 				RAISE EXCEPTION 'undo';
 			EXCEPTION WHEN raise_exception THEN
@@ -104,7 +115,7 @@ $node->safe_psql('postgres', q{
 				PERFORM pg_advisory_xact_lock(b);
 			END LOOP;
 		END IF;
-		FOREACH t IN ARRAY ARRAY['t_h', 't_c', 't_r'] LOOP
+		FOREACH t IN ARRAY ARRAY['t_h', 't_c', 't_r', 't_p'] LOOP
 			IF op <= 4 THEN
 				-- a few values heap would TOAST
 				EXECUTE format($q$INSERT INTO %I SELECT g, g %% 97,
@@ -158,7 +169,7 @@ $node->safe_psql('postgres', q{
 		op int := (random() * 2)::int;
 		k_type text := CASE WHEN random() < 0.5 THEN 'bigint' ELSE 'int' END;
 	BEGIN
-		FOREACH t IN ARRAY ARRAY['t_h', 't_c', 't_r'] LOOP
+		FOREACH t IN ARRAY ARRAY['t_h', 't_c', 't_r', 't_p'] LOOP
 			IF op = 0 THEN
 				EXECUTE format('ALTER TABLE %I ADD COLUMN IF NOT EXISTS x int
 					DEFAULT (random() * 0)::int', t);
@@ -182,7 +193,7 @@ SELECT torture_op(:op, true);
 });
 test_file("workload_$_.sql", $workload{$_}) for keys %workload;
 
-my $maintenance = test_file('maintenance.sql', q{\set m random(1, 18)
+my $maintenance = test_file('maintenance.sql', q{\set m random(1, 19)
 \if :m = 1
 VACUUM t_c;
 \elif :m = 2
@@ -215,6 +226,8 @@ SELECT torture_ddl();
 ALTER TABLE t_c SET (compression = 'lz4', stripe_row_limit = 2000);
 \elif :m = 16
 ALTER TABLE t_c RESET (compression, stripe_row_limit);
+\elif :m = 17
+VACUUM FULL t_p;
 \else
 SELECT pg_sleep(0.2);
 \endif
@@ -225,7 +238,9 @@ my $differences = q{
 	SELECT (SELECT count(*) FROM (TABLE t_h EXCEPT ALL TABLE t_c) d)
 		 + (SELECT count(*) FROM (TABLE t_c EXCEPT ALL TABLE t_h) d)
 		 + (SELECT count(*) FROM (TABLE t_h EXCEPT ALL TABLE t_r) d)
-		 + (SELECT count(*) FROM (TABLE t_r EXCEPT ALL TABLE t_h) d)};
+		 + (SELECT count(*) FROM (TABLE t_r EXCEPT ALL TABLE t_h) d)
+		 + (SELECT count(*) FROM (TABLE t_h EXCEPT ALL TABLE t_p) d)
+		 + (SELECT count(*) FROM (TABLE t_p EXCEPT ALL TABLE t_h) d)};
 
 # some of the rows that differ, and where they are
 my $difference_sample = q{
@@ -233,7 +248,9 @@ my $difference_sample = q{
 		(SELECT 'heap, not colcompress' w, * FROM (TABLE t_h EXCEPT ALL TABLE t_c) d LIMIT 5)
 		UNION ALL (SELECT 'colcompress, not heap', * FROM (TABLE t_c EXCEPT ALL TABLE t_h) d LIMIT 5)
 		UNION ALL (SELECT 'heap, not rowcompress', * FROM (TABLE t_h EXCEPT ALL TABLE t_r) d LIMIT 5)
-		UNION ALL (SELECT 'rowcompress, not heap', * FROM (TABLE t_r EXCEPT ALL TABLE t_h) d LIMIT 5)) s
+		UNION ALL (SELECT 'rowcompress, not heap', * FROM (TABLE t_r EXCEPT ALL TABLE t_h) d LIMIT 5)
+		UNION ALL (SELECT 'heap, not partitioned', * FROM (TABLE t_h EXCEPT ALL TABLE t_p) d LIMIT 5)
+		UNION ALL (SELECT 'partitioned, not heap', * FROM (TABLE t_p EXCEPT ALL TABLE t_h) d LIMIT 5)) s
 	UNION ALL SELECT 'counts', (SELECT count(*) FROM t_h)::int, (SELECT count(*) FROM t_c)::int,
 		(SELECT count(*) FROM t_r)::text, NULL};
 
@@ -320,7 +337,7 @@ is(scalar(@unexpected), 0, 'the server logged no internal error and no damage')
 
 # the standby follows the restarted primary and ends equal to it
 $node->wait_for_catchup($standby, 'replay');
-for my $t ('t_h', 't_c', 't_r')
+for my $t ('t_h', 't_c', 't_r', 't_p')
 {
 	my $q = sprintf($fingerprint, $t);
 	is($standby->safe_psql('postgres', $q), $node->safe_psql('postgres', $q),
