@@ -289,8 +289,8 @@ meta_fetch_stream(const char *table, uint64 storage_id, uint64 stream_num,
 		ItemPointerGetBlockNumber(tid) < RelationGetNumberOfBlocks(rel))
 	{
 		tuple.t_self = *tid;
-		if (heap_fetch(rel, meta_snapshot_for(snapshot, storage_id), &tuple, &buffer,
-					   false))
+		if (heap_fetch(rel, meta_snapshot_for(snapshot, storage_id), &tuple,
+					   &buffer, false))
 		{
 			bool		null_storage;
 			bool		null_stream;

@@ -97,13 +97,13 @@ extern uint64 *row_mark_dead_rows(uint64 storage_id, TransactionId oldest_xmin,
 extern bool row_mark_dead_to_all(uint64 storage_id, uint64 rownum,
 								 struct GlobalVisState *vistest);
 
-/* VACUUM: removes the marks of rows [first, last], whose stream is gone. */
 /*
  * Were the deletes and updates the latest snapshot sees all made by
  * transactions before horizon?  (Row locks do not count.)
  */
 extern bool row_mark_changes_settled(uint64 storage_id, TransactionId horizon);
 
+/* VACUUM: removes the marks of rows [first, last], whose stream is gone. */
 extern void row_mark_delete_range(uint64 storage_id, uint64 first,
 								  uint64 last);
 

@@ -44,6 +44,7 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
+#include "format/snapshots.h"
 #include "format/storage_rewrite.h"
 
 typedef struct Rewrite
@@ -126,35 +127,6 @@ forget_seeing(XactEvent event, void *arg)
 	nseeing = 0;
 }
 
-static bool
-same_xids(const TransactionId *a, const TransactionId *b, uint32 n)
-{
-	return n == 0 || memcmp(a, b, sizeof(TransactionId) * n) == 0;
-}
-
-/* Do a and b see the same transactions? */
-static bool
-same_snapshot(Snapshot a, Snapshot b)
-{
-	return a->xmin == b->xmin && a->xmax == b->xmax &&
-		a->xcnt == b->xcnt && a->subxcnt == b->subxcnt &&
-		a->suboverflowed == b->suboverflowed &&
-		a->takenDuringRecovery == b->takenDuringRecovery &&
-		a->curcid == b->curcid &&
-		same_xids(a->xip, b->xip, a->xcnt) &&
-		same_xids(a->subxip, b->subxip, a->subxcnt);
-}
-
-static TransactionId *
-copy_xids(const TransactionId *xids, uint32 n, uint32 room)
-{
-	TransactionId *copy = palloc(sizeof(TransactionId) * Max(room, 1));
-
-	if (n > 0)
-		memcpy(copy, xids, sizeof(TransactionId) * n);
-	return copy;
-}
-
 static void
 rewritten_since(const Rewrite *r, const char *detail)
 {
@@ -198,7 +170,7 @@ snapshot_seeing(Snapshot snapshot, TransactionId xid, const Rewrite *r)
 			rewritten_since(r, "too many transactions later");
 		TransactionIdAdvance(x);
 	}
-	xids = copy_xids(NULL, 0, n + gap);
+	xids = palloc(sizeof(TransactionId) * Max(n + gap, 1));
 	for (i = 0; i < n; i++)
 		if (from[i] != xid)
 			xids[count++] = from[i];
@@ -234,13 +206,7 @@ snapshot_seeing(Snapshot snapshot, TransactionId xid, const Rewrite *r)
 	{
 		Seeing	   *c = &seeing_cache[nseeing++];
 
-		c->original = palloc(sizeof(SnapshotData));
-		memcpy(c->original, snapshot, sizeof(SnapshotData));
-		c->original->xip = copy_xids(snapshot->xip, snapshot->xcnt,
-									 snapshot->xcnt);
-		c->original->subxip = copy_xids(snapshot->subxip,
-										(uint32) Max(snapshot->subxcnt, 0),
-										(uint32) Max(snapshot->subxcnt, 0));
+		c->original = snapshot_copy_deep(snapshot, TopTransactionContext);
 		c->xid = xid;
 		c->seeing = s;
 		if (!seeing_callback_registered)
@@ -273,7 +239,7 @@ storage_rewrite_snapshot(Snapshot snapshot, uint64 storage_id)
 		rewritten_since(r, "when it was older than every snapshot the rewrite knew of");
 	for (i = 0; i < nseeing; i++)
 		if (seeing_cache[i].xid == r->xid &&
-			same_snapshot(seeing_cache[i].original, snapshot))
+			snapshot_same_view(seeing_cache[i].original, snapshot))
 			return seeing_cache[i].seeing;
 	return snapshot_seeing(snapshot, r->xid, r);
 }
