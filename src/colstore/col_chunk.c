@@ -284,18 +284,17 @@ col_chunk_decode(const ColChunkRef *ref, ColBuffer *stored_buf,
 }
 
 void
-col_chunk_frames(const ColChunkRef *ref, FrameDirectory *frames)
+col_chunk_find_frame(const ColChunkRef *ref, uint32 row, FrameSpot *spot)
 {
 	const ChunkMeta *c = ref->chunk;
 	StreamPlace place = chunk_place(ref);
 	const char *problem;
 
 	check_chunk(ref);
-	problem = storage_read_frame_directory(ref->rel, ref->stripe->first_block,
-										   c->stored_offset, c->stored_length,
-										   c->value_count, c->raw_length,
-										   c->checksum, ref->strategy, &place,
-										   frames);
+	problem = storage_find_frame(ref->rel, ref->stripe->first_block,
+								 c->stored_offset, c->stored_length,
+								 c->value_count, c->raw_length, c->checksum,
+								 ref->strategy, &place, row, spot);
 	if (problem != NULL)
 		col_chunk_corrupted(ref, problem);
 }
@@ -320,20 +319,19 @@ col_buffer(ColBuffer *buf, Size size)
 }
 
 uint32
-col_chunk_read_frame(const ColChunkRef *ref, const FrameDirectory *frames,
-					 uint32 i, ColBuffer *stored, ColBuffer *raw)
+col_chunk_read_frame(const ColChunkRef *ref, const FrameSpot *spot,
+					 ColBuffer *stored, ColBuffer *raw)
 {
-	const FrameEntry *e = &frames->entries[i];
+	const FrameEntry *e = &spot->entry;
 	const Codec *codec = check_chunk(ref);
 	const CodecDict *dict = column_dict(ref, codec);
-	uint32		nrows = frames_rows(frames->entries, frames->nframes, i,
-									ref->chunk->value_count);
+	uint32		nrows = spot->nrows;
 	char	   *out = col_buffer(raw, frame_room(ref, e->raw_length, nrows));
 	StreamPlace place = chunk_place(ref);
 	const char *problem;
 
 	problem = storage_decode_frame(ref->rel, ref->stripe->first_block,
-								   ref->chunk->stored_offset + frames->offsets[i],
+								   ref->chunk->stored_offset + spot->offset,
 								   e, codec, dict,
 								   col_buffer(stored, e->stored_length), out,
 								   ref->strategy, &place, ref->pin);
@@ -366,30 +364,27 @@ col_chunk_reads_rows(const ColChunkRef *ref, const FrameEntry *e)
 }
 
 uint32
-col_chunk_read_frame_start(const ColChunkRef *ref,
-						   const FrameDirectory *frames, uint32 i,
+col_chunk_read_frame_start(const ColChunkRef *ref, const FrameSpot *spot,
 						   ColBuffer *raw)
 {
-	const FrameEntry *e = &frames->entries[i];
-	uint32		nrows = frames_rows(frames->entries, frames->nframes, i,
-									ref->chunk->value_count);
+	const FrameEntry *e = &spot->entry;
+	uint32		nrows = spot->nrows;
 	char	   *bytes;
 
 	check_chunk(ref);
 	Assert(col_chunk_reads_rows(ref, e));
 	bytes = col_buffer(raw, frame_room(ref, e->raw_length, nrows));
-	read_bytes(ref, frames->offsets[i], bytes,
+	read_bytes(ref, spot->offset, bytes,
 			   Min(e->raw_length, VALUE_PREFIX_BYTES(nrows)));
 	return e->raw_length;
 }
 
 void
-col_chunk_read_row(const ColChunkRef *ref, const FrameDirectory *frames,
-				   uint32 i, char *raw, uint32 row)
+col_chunk_read_row(const ColChunkRef *ref, const FrameSpot *spot, char *raw,
+				   uint32 row)
 {
-	const FrameEntry *e = &frames->entries[i];
-	uint32		nrows = frames_rows(frames->entries, frames->nframes, i,
-									ref->chunk->value_count);
+	const FrameEntry *e = &spot->entry;
+	uint32		nrows = spot->nrows;
 	ValueTypeInfo type = value_type(ref);
 	uint32		start;
 	uint32		len;
@@ -419,7 +414,7 @@ col_chunk_read_row(const ColChunkRef *ref, const FrameDirectory *frames,
 	if (problem != NULL)
 		col_chunk_corrupted(ref, problem);
 	if (len > 0)
-		read_bytes(ref, frames->offsets[i] + start, raw + start, len);
+		read_bytes(ref, spot->offset + start, raw + start, len);
 }
 
 void

@@ -64,18 +64,21 @@ extern bool col_chunk_decode(const ColChunkRef *ref, ColBuffer *stored,
 							 ColBuffer *raw, Datum *values, bool *isnull,
 							 ScaledNumeric *scaled);
 
-/* Reads and checks the chunk's frame directory (CurrentMemoryContext). */
-extern void col_chunk_frames(const ColChunkRef *ref, FrameDirectory *frames);
-
+/*
+ * Finds the frame holding row (within the chunk group) through the chunk's
+ * frame directory, read and checked once and then kept for the backend
+ * (format/storage.h, storage_find_frame).
+ */
+extern void col_chunk_find_frame(const ColChunkRef *ref, uint32 row,
+								 FrameSpot *spot);
 
 /*
- * Reads frame i (its bytes into stored) and produces its value layout in
- * raw, decompressed and delta-decoded, followed by room for the values its
- * decoder makes; returns the layout's length.
+ * Reads the frame at spot (its bytes into stored) and produces its value
+ * layout in raw, decompressed and delta-decoded, followed by room for the
+ * values its decoder makes; returns the layout's length.
  */
 extern uint32 col_chunk_read_frame(const ColChunkRef *ref,
-								   const FrameDirectory *frames, uint32 i,
-								   ColBuffer *stored,
+								   const FrameSpot *spot, ColBuffer *stored,
 								   ColBuffer *raw);
 
 /*
@@ -83,17 +86,16 @@ extern uint32 col_chunk_read_frame(const ColChunkRef *ref,
  * row's decoding looks at (codec/value_encoding.h, VALUE_PREFIX_BYTES):
  * when col_chunk_reads_rows says the chunk's layout allows it and the
  * frame's stored length equals its raw length, col_chunk_read_frame_start
- * reads frame i's first bytes into raw (room as col_chunk_read_frame
+ * reads the frame's first bytes into raw (room as col_chunk_read_frame
  * leaves) and returns the layout's length, then col_chunk_read_row reads
  * each row's own bytes before it is decoded.  The frame's CRC covers all
  * its bytes, so it is checked only when a frame is read whole.
  */
 extern bool col_chunk_reads_rows(const ColChunkRef *ref, const FrameEntry *e);
 extern uint32 col_chunk_read_frame_start(const ColChunkRef *ref,
-										 const FrameDirectory *frames,
-										 uint32 i, ColBuffer *raw);
-extern void col_chunk_read_row(const ColChunkRef *ref,
-							   const FrameDirectory *frames, uint32 i,
+										 const FrameSpot *spot,
+										 ColBuffer *raw);
+extern void col_chunk_read_row(const ColChunkRef *ref, const FrameSpot *spot,
 							   char *raw, uint32 row);
 
 /*

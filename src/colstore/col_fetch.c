@@ -31,8 +31,9 @@
  *	  next fetch, which is why every scan has a cursor of its own.
  *
  *	  Memory: the ColFetch's context holds the stripe list; a cursor's
- *	  group_cxt the current group's chunk metadata and frame directories
- *	  (reset when the group changes), and the cursor's context a buffer per
+ *	  group_cxt the current group's chunk metadata (reset when the group
+ *	  changes; frame directories are kept per backend, format/storage.h),
+ *	  and the cursor's context a buffer per
  *	  column for its frame, reused from frame to frame (no allocation per
  *	  fetched row).
  *
@@ -68,11 +69,8 @@ struct ColFetch
  */
 typedef struct ColumnFrame
 {
-	bool		have_frames;	/* frames read for the current group */
-	FrameDirectory frames;		/* in the cursor's group_cxt */
-	uint32		frame;			/* frame in raw, or UINT32_MAX */
-	uint32		first_row;		/* its rows within the group */
-	uint32		nrows;
+	bool		have_frame;		/* a frame of the current group is in raw */
+	FrameSpot	spot;			/* that frame; its rows within the group */
 	ColBuffer	raw;			/* its value layout */
 	uint32		rawlen;
 	bool		partial;		/* raw holds only the rows read so far */
@@ -182,7 +180,6 @@ col_fetch_cursor(ColFetch *f)
 	c->cols = MemoryContextAllocZero(cxt, sizeof(ColumnFrame) * Max(c->natts, 1));
 	for (a = 0; a < c->natts; a++)
 	{
-		c->cols[a].frame = UINT32_MAX;
 		c->cols[a].raw.cxt = cxt;
 		c->cols[a].values_buffer.cxt = cxt;
 		c->cols[a].isnull_buffer.cxt = cxt;
@@ -239,10 +236,7 @@ use_group(ColFetchCursor *c, StripeMeta *s, int group)
 	c->stripe = NULL;
 	c->group = -1;
 	for (a = 0; a < c->natts; a++)
-	{
-		c->cols[a].have_frames = false;
-		c->cols[a].frame = UINT32_MAX;
-	}
+		c->cols[a].have_frame = false;
 	old = MemoryContextSwitchTo(c->group_cxt);
 	chunks = stripe_meta_group_chunks(s, c->fetch->snapshot, group);
 	MemoryContextSwitchTo(old);
@@ -259,10 +253,10 @@ static void
 decode_frame_values(ColumnFrame *col, const ColChunkRef *ref)
 {
 	col->values = (Datum *) col_buffer(&col->values_buffer,
-									   sizeof(Datum) * col->nrows);
+									   sizeof(Datum) * col->spot.nrows);
 	col->isnull = (bool *) col_buffer(&col->isnull_buffer,
-									  sizeof(bool) * col->nrows);
-	col_chunk_decode_values(ref, col->raw.data, col->rawlen, col->nrows,
+									  sizeof(bool) * col->spot.nrows);
+	col_chunk_decode_values(ref, col->raw.data, col->rawlen, col->spot.nrows,
 							col->values, col->isnull);
 	col->decoded = true;
 }
@@ -272,31 +266,17 @@ static void
 load_frame(ColFetchCursor *c, ColumnFrame *col, const ColChunkRef *ref,
 		   uint32 row)
 {
-	uint32		frame;
-
-	if (!col->have_frames)
-	{
-		MemoryContext old = MemoryContextSwitchTo(c->group_cxt);
-
-		col_chunk_frames(ref, &col->frames);
-		MemoryContextSwitchTo(old);
-		col->have_frames = true;
-	}
-	frame = frames_find(col->frames.entries, col->frames.nframes, row);
-	col->frame = UINT32_MAX;
-	col->first_row = col->frames.entries[frame].first_row;
-	col->nrows = frames_rows(col->frames.entries, col->frames.nframes, frame,
-							 ref->rows);
-	col->partial = col_chunk_reads_rows(ref, &col->frames.entries[frame]);
+	col->have_frame = false;
+	col_chunk_find_frame(ref, row, &col->spot);
+	col->partial = col_chunk_reads_rows(ref, &col->spot.entry);
 	if (col->partial)
-		col->rawlen = col_chunk_read_frame_start(ref, &col->frames, frame,
-												 &col->raw);
+		col->rawlen = col_chunk_read_frame_start(ref, &col->spot, &col->raw);
 	else
-		col->rawlen = col_chunk_read_frame(ref, &col->frames, frame,
-										   &c->stored, &col->raw);
+		col->rawlen = col_chunk_read_frame(ref, &col->spot, &c->stored,
+										   &col->raw);
 	col->decoded = false;
 	memset(&col->walk, 0, sizeof(ValueWalk));
-	col->frame = frame;
+	col->have_frame = true;
 }
 
 /*
@@ -324,19 +304,19 @@ column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 	ref.pin = &c->pin;
 	ref.dict_hint = &col->dict_hint;
 
-	if (col->frame == UINT32_MAX || !col->have_frames ||
-		row < col->first_row || row - col->first_row >= col->nrows)
+	if (!col->have_frame || row < col->spot.entry.first_row ||
+		row - col->spot.entry.first_row >= col->spot.nrows)
 		load_frame(c, col, &ref, row);
 	else if (col->partial)
 	{
 		/* a second row of the frame: rows near each other come in runs */
-		col->rawlen = col_chunk_read_frame(&ref, &col->frames, col->frame,
-										   &c->stored, &col->raw);
+		col->rawlen = col_chunk_read_frame(&ref, &col->spot, &c->stored,
+										   &col->raw);
 		col->partial = false;
 	}
-	row -= col->first_row;
+	row -= col->spot.entry.first_row;
 	if (col->partial)
-		col_chunk_read_row(&ref, &col->frames, col->frame, col->raw.data, row);
+		col_chunk_read_row(&ref, &col->spot, col->raw.data, row);
 	if (!col->decoded && row < col->walk.next_row)
 		decode_frame_values(col, &ref);
 	if (col->decoded)
@@ -345,7 +325,7 @@ column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 		*isnull = col->isnull[row];
 	}
 	else
-		col_chunk_decode_value(&ref, col->raw.data, col->rawlen, col->nrows,
+		col_chunk_decode_value(&ref, col->raw.data, col->rawlen, col->spot.nrows,
 							   row, &col->walk, value, isnull);
 }
 

@@ -39,6 +39,7 @@
 
 #include "codec/frames.h"
 #include "format/lru_cache.h"
+#include "format/recent_buffers.h"
 #include "format/storage.h"
 #include "format/storage_rewrite.h"
 
@@ -439,8 +440,7 @@ lock_stream_page(Relation rel, uint64 blk, uint64 in_page, uint64 n,
 
 		if (blk < STORAGE_FIRST_DATA_BLOCK || blk >= nblocks)
 			stream_damaged(rel, place, blk, NULL, nblocks);
-		buf = ReadBufferExtended(rel, MAIN_FORKNUM, (BlockNumber) blk,
-								 RBM_NORMAL, strategy);
+		buf = recent_buffer_read(rel, (BlockNumber) blk, strategy);
 	}
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
@@ -670,28 +670,6 @@ read_directory(Relation rel, const DirectoryKey *key,
 	if (problem == NULL)
 		cache_directory(key, dir);
 	return problem;
-}
-
-const char *
-storage_read_frame_directory(Relation rel, uint64 first_block, uint64 offset,
-							 uint64 stored_length, uint32 row_count,
-							 uint64 raw_total, uint32 unit_checksum,
-							 BufferAccessStrategy strategy,
-							 const StreamPlace *place, FrameDirectory *dir)
-{
-	DirectoryKey key;
-	const FrameEntry *entries;
-	const uint64 *offsets;
-
-	directory_key(&key, rel, first_block, offset, stored_length, row_count,
-				  raw_total, unit_checksum);
-	if (!cached_directory(&key, &dir->nframes, &entries, &offsets))
-		return read_directory(rel, &key, strategy, place, dir);
-	dir->entries = palloc(sizeof(FrameEntry) * Max(dir->nframes, 1));
-	memcpy(dir->entries, entries, sizeof(FrameEntry) * (Size) dir->nframes);
-	dir->offsets = palloc(sizeof(uint64) * Max(dir->nframes, 1));
-	memcpy(dir->offsets, offsets, sizeof(uint64) * (Size) dir->nframes);
-	return NULL;
 }
 
 static void
