@@ -13,7 +13,9 @@
 # changes survive in all or in none), the verify functions find nothing,
 # every btree finds every row (amcheck), and index plans agree with scans.
 # A streaming standby replays the same WAL, answers queries meanwhile that
-# find the tables alike, and ends equal to the primary.
+# find the tables alike, ends equal to the primary, and once promoted takes
+# two more rounds.  Each table has a child of its access method whose
+# foreign key locks its rows and cascades their deletes and key moves.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -68,6 +70,19 @@ $node->safe_psql('postgres', q{
 	CREATE TABLE t_p_moved PARTITION OF t_p FOR VALUES FROM (7000000) TO (MAXVALUE)
 		USING rowcompress;
 	CREATE INDEX ON t_p (k);
+	-- children of each, of its access method, whose foreign keys lock the
+	-- parent's rows (tuple_lock) and follow their deletes and key moves
+	CREATE TABLE c_h (pid int REFERENCES t_h ON DELETE CASCADE ON UPDATE CASCADE, n int);
+	CREATE TABLE c_c (pid int REFERENCES t_c ON DELETE CASCADE ON UPDATE CASCADE, n int)
+		USING colcompress;
+	CREATE TABLE c_r (pid int REFERENCES t_r ON DELETE CASCADE ON UPDATE CASCADE, n int)
+		USING rowcompress;
+	CREATE TABLE c_p (pid int REFERENCES t_p ON DELETE CASCADE ON UPDATE CASCADE, n int)
+		USING colcompress;
+	CREATE INDEX ON c_h (pid);
+	CREATE INDEX ON c_c (pid);
+	CREATE INDEX ON c_r (pid);
+	CREATE INDEX ON c_p (pid);
 	CREATE SEQUENCE ids INCREMENT BY 1000;
 
 	-- one change, made alike to the three tables or (on an error) to none;
@@ -82,11 +97,12 @@ $node->safe_psql('postgres', q{
 		n int := 1 + (random() * 200)::int;
 		lo int := 1 + (random() * greatest(
 			(SELECT last_value FROM ids) + 1000, 1))::int;
+		kids bool := op <= 4 AND random() < 0.5;
 	BEGIN
 		IF op > 4 AND random() < 0.01 THEN
 			-- all three emptied, then not
 			BEGIN
-				TRUNCATE t_h, t_c, t_r, t_p;
+				TRUNCATE t_h, t_c, t_r, t_p, c_h, c_c, c_r, c_p;
 				INSERT INTO t_c VALUES (-1, 0, 'gone', '{}');
 				RAISE EXCEPTION 'undo';
 			EXCEPTION WHEN raise_exception THEN
@@ -106,7 +122,8 @@ $node->safe_psql('postgres', q{
 			FOR b IN
 				SELECT DISTINCT k FROM (
 					SELECT generate_series(base >> 6, (base + n) >> 6) k WHERE op <= 4
-					UNION ALL SELECT generate_series((lo - 1) >> 6, (lo + 301) >> 6) WHERE op > 4
+					UNION ALL SELECT generate_series((lo - 1) >> 6, (lo + 301) >> 6)
+					 WHERE op > 4 OR kids
 					UNION ALL SELECT generate_series((-lo - 301) >> 6, (-lo + 1) >> 6) WHERE op > 4
 					UNION ALL SELECT generate_series((lo + 7000000) >> 6, (lo + 7000004) >> 6)
 					 WHERE op > 4) s
@@ -116,6 +133,12 @@ $node->safe_psql('postgres', q{
 			END LOOP;
 		END IF;
 		FOREACH t IN ARRAY ARRAY['t_h', 't_c', 't_r', 't_p'] LOOP
+			IF kids THEN
+				-- children for some of the rows of another transaction
+				EXECUTE format($q$INSERT INTO %I SELECT id, $2 FROM %I
+					WHERE id BETWEEN $1 AND $1 + 10$q$,
+					'c' || substr(t, 2), t) USING lo, n;
+			END IF;
 			IF op <= 4 THEN
 				-- a few values heap would TOAST
 				EXECUTE format($q$INSERT INTO %I SELECT g, g %% 97,
@@ -153,7 +176,8 @@ $node->safe_psql('postgres', q{
 							   t) USING lo;
 			END IF;
 		END LOOP;
-	EXCEPTION WHEN unique_violation OR deadlock_detected OR serialization_failure THEN
+	EXCEPTION WHEN unique_violation OR foreign_key_violation OR deadlock_detected
+			OR serialization_failure THEN
 		NULL;
 	END $$;
 });
@@ -228,19 +252,19 @@ ALTER TABLE t_c SET (compression = 'lz4', stripe_row_limit = 2000);
 ALTER TABLE t_c RESET (compression, stripe_row_limit);
 \elif :m = 17
 VACUUM FULL t_p;
+\elif :m = 18
+VACUUM c_c, c_r, c_p;
 \else
 SELECT pg_sleep(0.2);
 \endif
 });
 
-# the three tables differ in this many rows
-my $differences = q{
-	SELECT (SELECT count(*) FROM (TABLE t_h EXCEPT ALL TABLE t_c) d)
-		 + (SELECT count(*) FROM (TABLE t_c EXCEPT ALL TABLE t_h) d)
-		 + (SELECT count(*) FROM (TABLE t_h EXCEPT ALL TABLE t_r) d)
-		 + (SELECT count(*) FROM (TABLE t_r EXCEPT ALL TABLE t_h) d)
-		 + (SELECT count(*) FROM (TABLE t_h EXCEPT ALL TABLE t_p) d)
-		 + (SELECT count(*) FROM (TABLE t_p EXCEPT ALL TABLE t_h) d)};
+# the mirrors and their children differ from heap's in this many rows
+my $differences = join(' + ', 'SELECT 0', map {
+	my ($h, $m) = @$_;
+	"(SELECT count(*) FROM (TABLE $h EXCEPT ALL TABLE $m) d)"
+	  . " + (SELECT count(*) FROM (TABLE $m EXCEPT ALL TABLE $h) d)"
+} map { (["t_h", "t_$_"], ["c_h", "c_$_"]) } qw(c r p));
 
 # some of the rows that differ, and where they are
 my $difference_sample = q{
@@ -252,7 +276,9 @@ my $difference_sample = q{
 		UNION ALL (SELECT 'heap, not partitioned', * FROM (TABLE t_h EXCEPT ALL TABLE t_p) d LIMIT 5)
 		UNION ALL (SELECT 'partitioned, not heap', * FROM (TABLE t_p EXCEPT ALL TABLE t_h) d LIMIT 5)) s
 	UNION ALL SELECT 'counts', (SELECT count(*) FROM t_h)::int, (SELECT count(*) FROM t_c)::int,
-		(SELECT count(*) FROM t_r)::text, NULL};
+		(SELECT count(*) FROM t_r)::text, NULL
+	UNION ALL SELECT 'children', (SELECT count(*) FROM c_h)::int, (SELECT count(*) FROM c_c)::int,
+		(SELECT count(*) FROM c_r)::text, (SELECT jsonb_build_object('p', count(*)) FROM c_p)};
 
 # on the standby, a division by zero when they differ (a replay or
 # visibility bug) and an answer otherwise; a recovery conflict is retried
@@ -260,44 +286,24 @@ my $standby_check = test_file('standby_check.sql',
 	"SELECT 1 / (CASE WHEN ($differences) = 0 THEN 1 ELSE 0 END);\n");
 
 my $fingerprint = q{
-	SELECT count(*), md5(string_agg(t::text, ',' ORDER BY id))
+	SELECT count(*), md5(string_agg(t::text, ',' ORDER BY t::text))
 	  FROM %s t};
 
-for my $round (1 .. $rounds)
+# After a crash: the mirrors hold the heap table's rows, verify finds
+# nothing, every btree finds every row, every child has its parent, and
+# index plans agree with scans
+sub check_tables
 {
-	my ($out, $err) = ('', '');
-	my $mode = $round % 2 ? 'rr' : 'rc';
-	# pgbench's clients end in errors when the server goes; their output
-	# is not checked
-	my $h = IPC::Run::start(
-		# deadlocks among maintenance commands (REINDEX CONCURRENTLY waiting
-		# for VACUUM FULL, which waits for it) are retried, as on heap
-		[ 'pgbench', '-n', '-c', '4', '-j', '2', '-T', '60', '--max-tries', '10',
-		  '-f', "$ENV{TESTDIR}/workload_$mode.sql\@10", '-f', "$maintenance\@1",
-		  $node->connstr('postgres') ],
-		'>', \$out, '2>', \$err);
-	# every commit the standby replays shows the three tables alike
-	my ($sout, $serr) = ('', '');
-	my $sh = IPC::Run::start(
-		[ 'pgbench', '-n', '-c', '1', '-T', '60', '--max-tries', '100',
-		  '-f', $standby_check, $standby->connstr('postgres') ],
-		'>', \$sout, '2>', \$serr);
-	my $wait = 1.0 + rand(3.0);
-	select(undef, undef, undef, $wait);
-	crash_node($node);
-	eval { $h->kill_kill; };
-	eval { $sh->kill_kill; };
-	$node->start;
-
-	my $rows = $node->safe_psql('postgres', 'SELECT count(*) FROM t_h');
-	note(sprintf("round %d (%s): crashed after %.1f s, %d rows", $round, $mode, $wait, $rows));
+	my ($node, $label) = @_;
 	is($node->safe_psql('postgres', $differences), '0',
-		"round $round: the mirrors hold the heap table's rows")
+		"$label: the mirrors hold the heap table's rows")
 	  or diag($node->safe_psql('postgres', $difference_sample));
 	is($node->safe_psql('postgres', q{
 		SELECT (SELECT count(*) FROM engine.colcompress_verify('t_c'))
-			 + (SELECT count(*) FROM engine.rowcompress_verify('t_r'))}),
-		'0', "round $round: verify finds nothing");
+			 + (SELECT count(*) FROM engine.rowcompress_verify('t_r'))
+			 + (SELECT count(*) FROM engine.colcompress_verify('c_c'))
+			 + (SELECT count(*) FROM engine.rowcompress_verify('c_r'))}),
+		'0', "$label: verify finds nothing");
 	# a REINDEX CONCURRENTLY the crash stopped leaves its new index (valid
 	# or not) or the old one beside the table's
 	$node->safe_psql('postgres', q{
@@ -314,8 +320,14 @@ for my $round (1 .. $rounds)
 		SELECT count(*) FROM (
 			SELECT bt_index_check(i.indexrelid, true)
 			  FROM pg_index i
-			 WHERE i.indrelid IN ('t_c'::regclass, 't_r'::regclass)) c}),
-		'4', "round $round: amcheck finds every row in every btree");
+			 WHERE i.indrelid IN ('t_c'::regclass, 't_r'::regclass,
+								  'c_c'::regclass, 'c_r'::regclass)) c}),
+		'6', "$label: amcheck finds every row in every btree");
+	is($node->safe_psql('postgres', q{
+		SELECT (SELECT count(*) FROM c_c WHERE NOT EXISTS (SELECT FROM t_c WHERE id = pid))
+			 + (SELECT count(*) FROM c_r WHERE NOT EXISTS (SELECT FROM t_r WHERE id = pid))
+			 + (SELECT count(*) FROM c_p WHERE NOT EXISTS (SELECT FROM t_p WHERE id = pid))}),
+		'0', "$label: every child has its parent");
 	for my $t ('t_c', 't_r')
 	{
 		my $scan = $node->safe_psql('postgres',
@@ -324,20 +336,64 @@ for my $round (1 .. $rounds)
 		my $index = $node->safe_psql('postgres',
 			"SET enable_seqscan = off; SET storage_engine.enable_custom_scan = off; "
 			  . "SELECT count(*), sum(k) FROM $t WHERE id > 0 AND k >= 0");
-		is($index, $scan, "round $round: $t read through its indexes as by a scan");
+		is($index, $scan, "$label: $t read through its indexes as by a scan");
 	}
 }
 
+# One round on node: the workload (transactions of mode and maintenance)
+# and, on a standby, queries checking it; the node killed at a random
+# moment and restarted.  pgbench's clients end in errors when the server
+# goes; their output is not checked.
+sub crash_round
+{
+	my ($node, $mode, $label, $standby) = @_;
+	my ($out, $err, $sout, $serr) = ('', '', '', '');
+	my $h = IPC::Run::start(
+		# deadlocks among maintenance commands (REINDEX CONCURRENTLY waiting
+		# for VACUUM FULL, which waits for it) are retried, as on heap
+		[ 'pgbench', '-n', '-c', '4', '-j', '2', '-T', '60', '--max-tries', '10',
+		  '-f', "$ENV{TESTDIR}/workload_$mode.sql\@10", '-f', "$maintenance\@1",
+		  $node->connstr('postgres') ],
+		'>', \$out, '2>', \$err);
+	# every commit the standby replays shows the tables alike
+	my $sh = defined($standby) ? IPC::Run::start(
+		[ 'pgbench', '-n', '-c', '1', '-T', '60', '--max-tries', '100',
+		  '-f', $standby_check, $standby->connstr('postgres') ],
+		'>', \$sout, '2>', \$serr) : undef;
+	my $wait = 1.0 + rand(3.0);
+	select(undef, undef, undef, $wait);
+	crash_node($node);
+	eval { $h->kill_kill; };
+	eval { $sh->kill_kill; } if defined($sh);
+	$node->start;
+
+	my $rows = $node->safe_psql('postgres',
+		"SELECT (SELECT count(*) FROM t_h) || ' rows, ' || (SELECT count(*) FROM c_h) || ' children'");
+	note(sprintf("%s (%s): crashed after %.1f s, %s", $label, $mode, $wait, $rows));
+	check_tables($node, $label);
+}
+
 # nothing but the expected errors: no internal error, no damaged data
-my @unexpected = grep {
-	/ (XX\d\d\d|58\d\d\d|22P0[0-9]) | PANIC: |damaged|TRAP:/
-} split /\n/, slurp_file($node->logfile);
-is(scalar(@unexpected), 0, 'the server logged no internal error and no damage')
-  or diag(join("\n", @unexpected[0 .. ($#unexpected < 20 ? $#unexpected : 19)]));
+sub server_errors
+{
+	my ($node, $pattern) = @_;
+	my @found = grep { /$pattern/ } split /\n/, slurp_file($node->logfile);
+	return join("\n", @found[0 .. ($#found < 20 ? $#found : 19)]);
+}
+
+my $internal_errors = qr/ (XX\d\d\d|58\d\d\d|22P0[0-9]) | PANIC: |damaged|TRAP:/;
+
+for my $round (1 .. $rounds)
+{
+	crash_round($node, $round % 2 ? 'rr' : 'rc', "round $round", $standby);
+}
+
+is(server_errors($node, $internal_errors), '',
+	'the server logged no internal error and no damage');
 
 # the standby follows the restarted primary and ends equal to it
 $node->wait_for_catchup($standby, 'replay');
-for my $t ('t_h', 't_c', 't_r', 't_p')
+for my $t ('t_h', 't_c', 't_r', 't_p', 'c_c', 'c_r')
 {
 	my $q = sprintf($fingerprint, $t);
 	is($standby->safe_psql('postgres', $q), $node->safe_psql('postgres', $q),
@@ -347,17 +403,24 @@ is($standby->safe_psql('postgres', q{
 	SELECT (SELECT count(*) FROM engine.colcompress_verify('t_c'))
 		 + (SELECT count(*) FROM engine.rowcompress_verify('t_r'))}),
 	'0', 'standby: verify finds nothing');
-my @standby_errors = grep { / (22012|XX\d\d\d) | PANIC: |damaged|TRAP:/ }
-  split /\n/, slurp_file($standby->logfile);
-is(scalar(@standby_errors), 0,
-	'standby: queries during replay always saw the three tables alike, no internal error')
-  or diag(join("\n", @standby_errors[0 .. ($#standby_errors < 20 ? $#standby_errors : 19)]));
+is(server_errors($standby, qr/ (22012|XX\d\d\d) | PANIC: |damaged|TRAP:/), '',
+	'standby: queries during replay always saw the tables alike, no internal error');
 
 # the tables take writes after all that
 $node->safe_psql('postgres', 'SELECT torture_op(4)');
 is($node->safe_psql('postgres', $differences), '0',
 	'after the rounds: the tables take writes alike');
+$node->stop;
+
+# the standby, promoted, takes the same torture: its tables' storage
+# (metapages, free space, row numbers) was all written by replay
+$standby->promote;
+for my $round (1 .. 2)
+{
+	crash_round($standby, $round % 2 ? 'rr' : 'rc', "promoted, round $round");
+}
+is(server_errors($standby, $internal_errors), '',
+	'promoted: the server logged no internal error and no damage');
 
 $standby->stop;
-$node->stop;
 done_testing();
