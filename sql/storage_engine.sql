@@ -296,7 +296,7 @@ CREATE PROCEDURE engine.colcompress_repack(table_name regclass,
 	LANGUAGE C
 	AS 'MODULE_PATHNAME', 'colcompress_repack';
 COMMENT ON PROCEDURE engine.colcompress_repack(regclass, float8)
-	IS 'rewrites the stripes whose live rows are at most min_fill_ratio of their rows, one per transaction (MVCC-safe, owner only)';
+	IS 'rewrites the stripes whose live rows are at most min_fill_ratio of their rows, one per transaction or small ones together (MVCC-safe, owner only)';
 
 -- ==== rowcompress metadata (src/catalog/batch_meta.c) ====
 --
@@ -361,7 +361,7 @@ CREATE PROCEDURE engine.rowcompress_repack(table_name regclass)
 	LANGUAGE C
 	AS 'MODULE_PATHNAME', 'rowcompress_repack';
 COMMENT ON PROCEDURE engine.rowcompress_repack(regclass)
-	IS 'rewrites every batch with the table''s current options and without its deleted rows, one per transaction (MVCC-safe, owner only)';
+	IS 'rewrites every batch with the table''s current options and without its deleted rows, one per transaction or small ones together (MVCC-safe, owner only)';
 
 -- ==== row marks of both access methods (src/catalog/row_marks.c) ====
 --

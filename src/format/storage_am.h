@@ -169,18 +169,23 @@ extern void storage_retire_stream(const StorageAm *am, uint64 storage_id,
 								  const StreamInfo *s);
 
 /*
- * Writes the rows a fresh snapshot sees of every stream numbered below
- * below_stream whose deleted rows reach deleted_fraction of its rows (every
- * such stream when deleted_fraction < 0) into new streams, adds their index
- * entries, and retires the old streams (catalog/free_space.h), at most
- * max_streams of them (-1: no limit, and then also every stream holding
- * fewer rows than the fullest of those, to fill new streams together), in
- * the current transaction.  The caller holds ShareUpdateExclusiveLock and
- * the rewrite lock.  Returns how many streams it rewrote.
+ * Writes the rows a fresh snapshot sees of every stream numbered from
+ * *from_stream up to below_stream whose deleted rows reach
+ * deleted_fraction of its rows (every such stream when deleted_fraction <
+ * 0) into new streams, adds their index entries, and retires the old
+ * streams (catalog/free_space.h), in the current transaction.  With
+ * max_bytes 0 it takes all of them, and also every stream holding fewer
+ * rows than the fullest of those, to fill new streams together; otherwise
+ * only the first ones whose stored bytes add up to at most max_bytes (at
+ * least one), and *from_stream is moved past the streams it has decided
+ * on, for the next call to go on from.  The caller holds
+ * ShareUpdateExclusiveLock and the rewrite lock.  Returns how many streams
+ * it rewrote.
  */
 extern int	storage_rewrite_streams(const StorageAm *am, Relation rel,
 									double deleted_fraction,
-									uint64 below_stream, int max_streams);
+									uint64 *from_stream, uint64 below_stream,
+									uint64 max_bytes);
 
 /*
  * Moves the streams at the end of the relation into free extents before

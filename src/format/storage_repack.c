@@ -169,8 +169,9 @@ cmp_by_stream(const ListCell *a, const ListCell *b)
 typedef struct ByDeletes
 {
 	double		deleted_fraction;
+	uint64		from_stream;	/* in: first to consider; out: next call's */
 	uint64		below_stream;
-	int			max_streams;
+	uint64		max_bytes;		/* 0: no limit */
 } ByDeletes;
 
 static List *
@@ -179,17 +180,28 @@ choose_by_deletes(List *streams, uint64 storage_id, Snapshot snapshot,
 {
 	ByDeletes  *b = arg;
 	List	   *chosen = NIL;
+	uint64		bytes = 0;
 	ListCell   *lc;
 
+	/*
+	 * In stream order, so that a step's successor goes on where it stopped:
+	 * repacking a table of many streams must not look at the first ones
+	 * again at every step (each look counts a stream's deleted rows).
+	 */
+	list_sort(streams, cmp_by_stream);
 	foreach(lc, streams)
 	{
 		StreamInfo *s = lfirst(lc);
 		uint64		deleted;
 
-		if (b->max_streams >= 0 && list_length(chosen) >= b->max_streams)
-			break;
-		if (s->stream_num >= b->below_stream)
+		if (s->stream_num < b->from_stream || s->stream_num >= b->below_stream)
 			continue;
+		if (b->max_bytes > 0 && chosen != NIL &&
+			bytes + s->data_length > b->max_bytes)
+		{
+			b->from_stream = s->stream_num;
+			return chosen;
+		}
 		if (b->deleted_fraction >= 0)
 		{
 			deleted = storage_stream_deleted_rows(storage_id, s, snapshot);
@@ -198,7 +210,9 @@ choose_by_deletes(List *streams, uint64 storage_id, Snapshot snapshot,
 				continue;
 		}
 		chosen = lappend(chosen, s);
+		bytes += s->data_length;
 	}
+	b->from_stream = b->below_stream;
 
 	/*
 	 * A rewrite without a limit (VACUUM's) takes along the streams holding
@@ -208,7 +222,7 @@ choose_by_deletes(List *streams, uint64 storage_id, Snapshot snapshot,
 	 * being truncated when it does not fit in it: 10% of the table after
 	 * an UPDATE of every tenth row.
 	 */
-	if (chosen != NIL && b->max_streams < 0)
+	if (chosen != NIL && b->max_bytes == 0)
 	{
 		uint64		fullest = 0;
 
@@ -229,12 +243,14 @@ choose_by_deletes(List *streams, uint64 storage_id, Snapshot snapshot,
 
 int
 storage_rewrite_streams(const StorageAm *am, Relation rel,
-						double deleted_fraction, uint64 below_stream,
-						int max_streams)
+						double deleted_fraction, uint64 *from_stream,
+						uint64 below_stream, uint64 max_bytes)
 {
-	ByDeletes	b = {deleted_fraction, below_stream, max_streams};
+	ByDeletes	b = {deleted_fraction, *from_stream, below_stream, max_bytes};
+	int			n = rewrite(am, rel, choose_by_deletes, &b, false);
 
-	return rewrite(am, rel, choose_by_deletes, &b, false);
+	*from_stream = b.from_stream;
+	return n;
 }
 
 static int

@@ -5,8 +5,9 @@
  *	  engine.rowcompress_repack(regclass): rewrite stripes or batches
  *	  online (format/storage_repack.c), one per transaction.
  *
- *	  Called with CALL outside a transaction block, each stream is
- *	  rewritten and committed on its own, and before each one the streams
+ *	  Called with CALL outside a transaction block, each stream (or a few
+ *	  small ones together) is rewritten and committed on its own, and
+ *	  before each step the streams
  *	  earlier steps retired are freed once no snapshot reads them, so the
  *	  table needs about one stream of extra space, not its whole size, and
  *	  readers and inserters never wait.  Then the streams at the end of the
@@ -27,6 +28,7 @@
 #include "miscadmin.h"
 #include "nodes/parsenodes.h"
 #include "utils/acl.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
@@ -55,16 +57,29 @@ open_table(Oid relid, const char *am_name)
 }
 
 /*
+ * A step of a repack in transactions of its own rewrites streams of up to
+ * this many stored bytes together (at least one stream): the table needs
+ * that much more space until the step commits, and a table of many small
+ * streams (single-row UPDATEs each write one) takes few steps.
+ */
+#define REPACK_STEP_BYTES	((uint64) 8 * 1024 * 1024)
+
+/*
  * One step, in the current transaction: frees what earlier steps retired
- * (so that this one can reuse it), then rewrites up to max_streams of the
- * streams below below_stream whose deleted rows reach deleted_fraction or,
- * with max_streams 0, moves the streams at the end of the relation into
- * free blocks before them.  False when there was nothing to do.
+ * (so that this one can reuse it), then rewrites the streams from
+ * *from_stream below below_stream whose deleted rows reach
+ * deleted_fraction, up to max_bytes of them (0: all) and moves *from_stream
+ * past them or, with compact, moves the streams at the end of the relation
+ * into free blocks before them.  False when there was nothing to do.  It
+ * allocates in cxt, reset before it returns: the steps of a CALL run in its
+ * procedure's context, which lives until the last one.
  */
 static bool
 step(Oid relid, const char *am_name, double deleted_fraction,
-	 uint64 below_stream, int max_streams)
+	 uint64 *from_stream, uint64 below_stream, uint64 max_bytes,
+	 bool compact, MemoryContext cxt)
 {
+	MemoryContext old = MemoryContextSwitchTo(cxt);
 	Relation	rel;
 	const StorageAm *am;
 	int			n;
@@ -84,13 +99,15 @@ step(Oid relid, const char *am_name, double deleted_fraction,
 	LockRelation(rel, ExclusiveLock);
 	storage_lock_for_rewrite(rel);
 	storage_vacuum_reclaim(am, rel, rel->rd_rel->reltuples, NULL);
-	if (max_streams == 0)
+	if (compact)
 		n = storage_compact_streams(am, rel);
 	else
-		n = storage_rewrite_streams(am, rel, deleted_fraction, below_stream,
-									max_streams);
+		n = storage_rewrite_streams(am, rel, deleted_fraction, from_stream,
+									below_stream, max_bytes);
 	relation_close(rel, NoLock);
 	PopActiveSnapshot();
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(cxt);
 	return n > 0;
 }
 
@@ -104,6 +121,8 @@ repack(FunctionCallInfo fcinfo, const char *am_name, double deleted_fraction)
 	Relation	rel;
 	StorageMeta meta;
 	uint64		below = 0;
+	uint64		from = 0;
+	MemoryContext cxt;
 
 	/* streams written from here on are the repack's own */
 	rel = open_table(relid, am_name);
@@ -115,12 +134,15 @@ repack(FunctionCallInfo fcinfo, const char *am_name, double deleted_fraction)
 
 	if (own_transactions)
 		SPI_connect_ext(SPI_OPT_NONATOMIC);
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "storage_engine repack step",
+								ALLOCSET_DEFAULT_SIZES);
 
 	/* the streams asked for, then moving the end into freed blocks */
-	while (step(relid, am_name, deleted_fraction, below,
-				own_transactions ? 1 : -1) && own_transactions)
+	while (step(relid, am_name, deleted_fraction, &from, below,
+				own_transactions ? REPACK_STEP_BYTES : 0, false, cxt) &&
+		   own_transactions)
 		SPI_commit();
-	while (own_transactions && step(relid, am_name, 0, 0, 0))
+	while (own_transactions && step(relid, am_name, 0, NULL, 0, 0, true, cxt))
 		SPI_commit();
 
 	if (own_transactions)
@@ -132,8 +154,10 @@ repack(FunctionCallInfo fcinfo, const char *am_name, double deleted_fraction)
 		storage_vacuum_reclaim(storage_am_for(rel), rel, rel->rd_rel->reltuples, NULL);
 		relation_close(rel, NoLock);
 		PopActiveSnapshot();
-		SPI_finish();
 	}
+	MemoryContextDelete(cxt);
+	if (own_transactions)
+		SPI_finish();
 }
 
 Datum
