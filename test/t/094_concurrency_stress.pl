@@ -26,7 +26,7 @@ use Test::More;
 use IPC::Run;
 use StorageEngineTest;
 
-my $seconds = $ENV{SE_SERIALIZABLE_SECONDS} // 8;
+my $seconds = $ENV{SE_STRESS_SECONDS} // 8;
 my $node = new_engine_node('serializable', conf => q{
 max_connections = 40
 max_pred_locks_per_transaction = 256
