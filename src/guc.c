@@ -85,7 +85,7 @@ guc_define(void)
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomRealVariable("storage_engine.vacuum_rewrite_threshold",
 							 "Fraction of deleted rows at which VACUUM rewrites a stripe or batch.",
-							 "VACUUM writes the live rows again and frees the old stripe or batch once no snapshot reads it; 1 turns rewriting off.",
+							 "VACUUM writes the live rows again and frees the old stripe or batch once no snapshot reads it; it also writes stripes or batches holding under a quarter of their row limit together, when there are two or more.  1 turns both off.",
 							 &storage_engine_vacuum_rewrite_threshold, 0.1, 0.0, 1.0,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("storage_engine.max_parallel_participants",

@@ -9,6 +9,7 @@
  */
 #include "compat/compat.h"
 
+#include "catalog/options.h"
 #include "catalog/stripe_meta.h"
 #include "colstore/col_ddl.h"
 #include "colstore/col_fetch.h"
@@ -134,6 +135,15 @@ delete_stream(uint64 storage_id, uint64 stream_num)
 	stripe_meta_delete_stripe(storage_id, stream_num);
 }
 
+static uint64
+stream_row_limit(Relation rel)
+{
+	ColcompressOptions opts;
+
+	colcompress_options_get(RelationGetRelid(rel), &opts);
+	return (uint64) opts.stripe_row_limit;
+}
+
 const StorageAm colcompress_storage_am = {
 	.name = "colcompress",
 	.is_am = is_colcompress,
@@ -152,6 +162,7 @@ const StorageAm colcompress_storage_am = {
 	.list_streams = list_streams,
 	.copy_streams = copy_streams,
 	.delete_stream = delete_stream,
+	.stream_row_limit = stream_row_limit,
 };
 
 void

@@ -84,6 +84,8 @@ typedef struct StorageAm
 								 void (*emit) (TupleTableSlot *slot, void *arg),
 								 void *arg);
 	void		(*delete_stream) (uint64 storage_id, uint64 stream_num);
+	/* the rows a full stream of rel holds (its stripe or batch option) */
+	uint64		(*stream_row_limit) (Relation rel);
 } StorageAm;
 
 /*
@@ -186,6 +188,17 @@ extern int	storage_rewrite_streams(const StorageAm *am, Relation rel,
 									double deleted_fraction,
 									uint64 *from_stream, uint64 below_stream,
 									uint64 max_bytes);
+
+/*
+ * VACUUM's rewrite: the streams whose deleted rows reach deleted_fraction,
+ * as storage_rewrite_streams with no limit, and the small streams (under a
+ * quarter of a full one) when there are at least two, so that rows written
+ * a few at a time (single-row INSERTs and UPDATEs each write a stream)
+ * come to fill full ones.  deleted_fraction 1 (the GUC's "off") merges
+ * nothing.  Returns how many streams it rewrote.
+ */
+extern int	storage_vacuum_rewrite_streams(const StorageAm *am, Relation rel,
+										   double deleted_fraction);
 
 /*
  * Moves the streams at the end of the relation into free extents before

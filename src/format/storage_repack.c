@@ -3,8 +3,9 @@
  * storage_repack.c
  *	  Rewriting streams (stripes, batches) without their deleted rows, for
  *	  both access methods: VACUUM rewrites the ones whose deleted rows
- *	  reach storage_engine.vacuum_rewrite_threshold, and the repack
- *	  functions (sql_api/repack_api.c) the ones they are asked to.
+ *	  reach storage_engine.vacuum_rewrite_threshold and the small ones
+ *	  together, and the repack functions (sql_api/repack_api.c) the ones
+ *	  they are asked to.
  *
  *	  A rewrite is MVCC-safe the way colcompress_merge is: under the
  *	  rewrite lock (no DELETE, UPDATE or row lock runs), the rows a fresh
@@ -172,7 +173,33 @@ typedef struct ByDeletes
 	uint64		from_stream;	/* in: first to consider; out: next call's */
 	uint64		below_stream;
 	uint64		max_bytes;		/* 0: no limit */
+	uint64		small_rows;		/* streams of fewer rows merge; 0: none */
 } ByDeletes;
+
+/*
+ * chosen and, when there are at least two, the small streams of streams
+ * not in it (in stream order).
+ */
+static List *
+add_small_streams(List *chosen, List *streams, const ByDeletes *b)
+{
+	List	   *small = NIL;
+	ListCell   *lc;
+
+	foreach(lc, streams)
+	{
+		StreamInfo *s = lfirst(lc);
+
+		if (s->stream_num < b->below_stream && s->row_count < b->small_rows &&
+			!list_member_ptr(chosen, s))
+			small = lappend(small, s);
+	}
+	if (list_length(small) < 2)
+		return chosen;
+	chosen = list_concat(chosen, small);
+	list_sort(chosen, cmp_by_stream);
+	return chosen;
+}
 
 static List *
 choose_by_deletes(List *streams, uint64 storage_id, Snapshot snapshot,
@@ -238,6 +265,8 @@ choose_by_deletes(List *streams, uint64 storage_id, Snapshot snapshot,
 		}
 		list_sort(chosen, cmp_by_stream);
 	}
+	if (b->small_rows > 0)
+		chosen = add_small_streams(chosen, streams, b);
 	return chosen;
 }
 
@@ -246,11 +275,30 @@ storage_rewrite_streams(const StorageAm *am, Relation rel,
 						double deleted_fraction, uint64 *from_stream,
 						uint64 below_stream, uint64 max_bytes)
 {
-	ByDeletes	b = {deleted_fraction, *from_stream, below_stream, max_bytes};
+	ByDeletes	b = {deleted_fraction, *from_stream, below_stream, max_bytes, 0};
 	int			n = rewrite(am, rel, choose_by_deletes, &b, false);
 
 	*from_stream = b.from_stream;
 	return n;
+}
+
+/*
+ * A stream holding less than this share of a full one is small: VACUUM
+ * rewrites the small ones together.  A quarter bounds what it writes again
+ * of the stream left partly filled at the end of the last such rewrite.
+ */
+#define SMALL_STREAM_SHARE	4
+
+int
+storage_vacuum_rewrite_streams(const StorageAm *am, Relation rel,
+							   double deleted_fraction)
+{
+	ByDeletes	b = {deleted_fraction, 0, PG_UINT64_MAX, 0, 0};
+
+	/* storage_engine.vacuum_rewrite_threshold = 1 turns both off */
+	if (deleted_fraction < 1.0)
+		b.small_rows = Max(am->stream_row_limit(rel) / SMALL_STREAM_SHARE, 1);
+	return rewrite(am, rel, choose_by_deletes, &b, false);
 }
 
 static int

@@ -386,11 +386,8 @@ storage_am_vacuum(const StorageAm *am, Relation rel,
 			int			passes = 0;
 			int			n;
 
-			uint64		from = 0;
-
-			moved = storage_rewrite_streams(am, rel,
-											storage_engine_vacuum_rewrite_threshold,
-											&from, PG_UINT64_MAX, 0);
+			moved = storage_vacuum_rewrite_streams(am, rel,
+												   storage_engine_vacuum_rewrite_threshold);
 
 			/*
 			 * A pass moves the end streams that fit, first fit, by their

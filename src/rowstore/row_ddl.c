@@ -10,6 +10,7 @@
 #include "compat/compat.h"
 
 #include "catalog/batch_meta.h"
+#include "catalog/options.h"
 #include "format/storage_am.h"
 #include "rowstore/row_ddl.h"
 #include "rowstore/row_reader.h"
@@ -100,6 +101,15 @@ copy_streams(Relation rel, Snapshot snapshot, const uint64 *nums, int n,
 	row_reader_end(r);
 }
 
+static uint64
+stream_row_limit(Relation rel)
+{
+	RowcompressOptions opts;
+
+	rowcompress_options_get(RelationGetRelid(rel), &opts);
+	return (uint64) opts.batch_size;
+}
+
 const StorageAm rowcompress_storage_am = {
 	.name = "rowcompress",
 	.is_am = is_rowcompress,
@@ -116,6 +126,7 @@ const StorageAm rowcompress_storage_am = {
 	.list_streams = list_streams,
 	.copy_streams = copy_streams,
 	.delete_stream = batch_meta_delete_batch,
+	.stream_row_limit = stream_row_limit,
 };
 
 void
