@@ -177,28 +177,27 @@ typedef struct ByDeletes
 } ByDeletes;
 
 /*
- * chosen and, when there are at least two, the small streams of streams
- * not in it (in stream order).
+ * The streams of streams below b->below_stream that hold fewer than rows
+ * rows and are not in chosen.  Both lists are in stream order, chosen a
+ * sublist of streams: one walk, for tables of many thousand streams.
  */
 static List *
-add_small_streams(List *chosen, List *streams, const ByDeletes *b)
+streams_under(List *streams, List *chosen, const ByDeletes *b, uint64 rows)
 {
-	List	   *small = NIL;
+	List	   *found = NIL;
+	int			next = 0;
 	ListCell   *lc;
 
 	foreach(lc, streams)
 	{
 		StreamInfo *s = lfirst(lc);
 
-		if (s->stream_num < b->below_stream && s->row_count < b->small_rows &&
-			!list_member_ptr(chosen, s))
-			small = lappend(small, s);
+		if (next < list_length(chosen) && list_nth(chosen, next) == s)
+			next++;
+		else if (s->stream_num < b->below_stream && s->row_count < rows)
+			found = lappend(found, s);
 	}
-	if (list_length(small) < 2)
-		return chosen;
-	chosen = list_concat(chosen, small);
-	list_sort(chosen, cmp_by_stream);
-	return chosen;
+	return found;
 }
 
 static List *
@@ -255,18 +254,21 @@ choose_by_deletes(List *streams, uint64 storage_id, Snapshot snapshot,
 
 		foreach(lc, chosen)
 			fullest = Max(fullest, ((StreamInfo *) lfirst(lc))->row_count);
-		foreach(lc, streams)
-		{
-			StreamInfo *s = lfirst(lc);
-
-			if (s->stream_num < b->below_stream && s->row_count < fullest &&
-				!list_member_ptr(chosen, s))
-				chosen = lappend(chosen, s);
-		}
+		chosen = list_concat(chosen, streams_under(streams, chosen, b, fullest));
 		list_sort(chosen, cmp_by_stream);
 	}
+
+	/* VACUUM's: the small streams together, when there are two or more */
 	if (b->small_rows > 0)
-		chosen = add_small_streams(chosen, streams, b);
+	{
+		List	   *small = streams_under(streams, chosen, b, b->small_rows);
+
+		if (list_length(small) >= 2)
+		{
+			chosen = list_concat(chosen, small);
+			list_sort(chosen, cmp_by_stream);
+		}
+	}
 	return chosen;
 }
 

@@ -3,14 +3,13 @@
  * repack_api.c
  *	  engine.colcompress_repack(regclass, min_fill_ratio) and
  *	  engine.rowcompress_repack(regclass): rewrite stripes or batches
- *	  online (format/storage_repack.c), one per transaction.
+ *	  online (format/storage_repack.c), in transactions of their own.
  *
  *	  Called with CALL outside a transaction block, each stream (or a few
  *	  small ones together) is rewritten and committed on its own, and
- *	  before each step the streams
- *	  earlier steps retired are freed once no snapshot reads them, so the
- *	  table needs about one stream of extra space, not its whole size, and
- *	  readers and inserters never wait.  Then the streams at the end of the
+ *	  before each step the streams earlier steps retired are freed once no
+ *	  snapshot reads them, so the table needs about one stream of extra
+ *	  space, not its whole size, and readers and inserters never wait.  Then the streams at the end of the
  *	  relation move into freed blocks before them, and the free end is
  *	  truncated.  Inside a transaction block the rewriting happens in that
  *	  transaction, and VACUUM does the rest later.
