@@ -33,9 +33,8 @@
  *	  Memory: the ColFetch's context holds the stripe list; a cursor's
  *	  group_cxt the current group's chunk metadata (reset when the group
  *	  changes; frame directories are kept per backend, format/storage.h),
- *	  and the cursor's context a buffer per
- *	  column for its frame, reused from frame to frame (no allocation per
- *	  fetched row).
+ *	  and the cursor's context a buffer per column for its frame, reused
+ *	  from frame to frame (no allocation per fetched row).
  *
  *-------------------------------------------------------------------------
  */

@@ -9,10 +9,11 @@
  *	  small ones together) is rewritten and committed on its own, and
  *	  before each step the streams earlier steps retired are freed once no
  *	  snapshot reads them, so the table needs about one stream of extra
- *	  space, not its whole size, and readers and inserters never wait.  Then the streams at the end of the
- *	  relation move into freed blocks before them, and the free end is
- *	  truncated.  Inside a transaction block the rewriting happens in that
- *	  transaction, and VACUUM does the rest later.
+ *	  space, not its whole size, and readers and inserters never wait.
+ *	  Then the streams at the end of the relation move into freed blocks
+ *	  before them, and the free end is truncated.  Inside a transaction
+ *	  block the rewriting happens in that transaction, and VACUUM does the
+ *	  rest later.
  *
  *-------------------------------------------------------------------------
  */
