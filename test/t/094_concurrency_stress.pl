@@ -88,25 +88,31 @@ $node->safe_psql('postgres', q{
 	END $$;
 });
 
+# a SERIALIZABLE transaction calling fn on table t (of the access method
+# key %s) with a random key up to keys, reading by index or by scan
+sub serializable_script
+{
+	my ($fn, $t, $keys) = @_;
+	return "\\set a random(0, $keys)\n\\set i random(0, 1)\n"
+	  . "BEGIN ISOLATION LEVEL SERIALIZABLE;\n"
+	  . "SELECT $fn('${t}_%s', :a, :i = 1);\nCOMMIT;\n";
+}
+
+# broken: given the access method key and the transactions that committed,
+# a query counting what no serial order of them could leave
 my %shape = (
 	withdraw => {
-		script => q{\set a random(0, 199)
-\set i random(0, 1)
-BEGIN ISOLATION LEVEL SERIALIZABLE;
-SELECT withdraw('acct_%s', :a, :i = 1);
-COMMIT;
-},
-		broken => 'SELECT count(*) FROM (SELECT grp FROM acct_%s GROUP BY grp HAVING sum(bal) < 0) g',
+		script => serializable_script('withdraw', 'acct', 199),
+		broken => sub {
+			"SELECT count(*) FROM (SELECT grp FROM acct_$_[0] GROUP BY grp HAVING sum(bal) < 0) g";
+		},
 		what => 'no group of accounts went negative',
 	},
 	book => {
-		script => q{\set g random(0, 99)
-\set i random(0, 1)
-BEGIN ISOLATION LEVEL SERIALIZABLE;
-SELECT book('slot_%s', :g, :i = 1);
-COMMIT;
-},
-		broken => 'SELECT count(*) FROM (SELECT grp FROM slot_%s GROUP BY grp HAVING count(*) > 3) g',
+		script => serializable_script('book', 'slot', 99),
+		broken => sub {
+			"SELECT count(*) FROM (SELECT grp FROM slot_$_[0] GROUP BY grp HAVING count(*) > 3) g";
+		},
 		what => 'no group got more than three rows',
 	},
 	increment => {
@@ -118,7 +124,7 @@ UPDATE cnt_%s SET n = n + 1 WHERE id = :a;
 COMMIT;
 },
 		# the committed transactions less the increments found
-		broken => 'SELECT %d - sum(n) FROM cnt_%s',
+		broken => sub { "SELECT $_[1] - sum(n) FROM cnt_$_[0]" },
 		what => 'no increment was lost',
 		maintenance => {
 			h => 'VACUUM cnt_h;',
@@ -153,10 +159,8 @@ for my $s (sort keys %shape)
 			  . ($retried // 0) . ' retried'
 			  . ($m ? ', maintenance ran ' . ($maintained // 0) . ' times' : ''));
 		cmp_ok($done // 0, '>', 100, "$s on $am{$k}: transactions ran");
-		my $broken = $s eq 'increment'
-		  ? sprintf($shape{$s}{broken}, $done // 0, $k)
-		  : sprintf($shape{$s}{broken}, $k);
-		is($node->safe_psql('postgres', $broken), '0', "$s on $am{$k}: $shape{$s}{what}");
+		is($node->safe_psql('postgres', $shape{$s}{broken}->($k, $done // 0)),
+			'0', "$s on $am{$k}: $shape{$s}{what}");
 	}
 }
 
