@@ -157,6 +157,20 @@ meta_int8_array(const uint64 *values, int n)
 	return construct_array(d, n, INT8OID, 8, true, TYPALIGN_DOUBLE);
 }
 
+/*
+ * Frees what reading an array's elements allocated: its detoasted copy and
+ * deconstruct_array's element arrays.  A scan lists every stream's metadata
+ * row, so these would otherwise stay with each stream it keeps.
+ */
+static void
+array_values_done(Datum array, ArrayType *arr, Datum *elems, bool *nulls)
+{
+	if ((Pointer) arr != DatumGetPointer(array))
+		pfree(arr);
+	pfree(elems);
+	pfree(nulls);
+}
+
 uint64 *
 meta_int8_array_values(Datum array, int *n)
 {
@@ -169,12 +183,17 @@ meta_int8_array_values(Datum array, int *n)
 	deconstruct_array(arr, INT8OID, 8, true, TYPALIGN_DOUBLE,
 					  &elems, &nulls, n);
 	out = palloc(sizeof(uint64) * Max(*n, 1));
-	for (i = 0; i < *n; i++)
+	for (i = 0; i < *n && out != NULL; i++)
 	{
 		if (nulls[i])
-			return NULL;
-		out[i] = (uint64) DatumGetInt64(elems[i]);
+		{
+			pfree(out);
+			out = NULL;
+		}
+		else
+			out[i] = (uint64) DatumGetInt64(elems[i]);
 	}
+	array_values_done(array, arr, elems, nulls);
 	return out;
 }
 
@@ -379,11 +398,14 @@ meta_bytea_array_values(Datum array, int expected)
 	int			i;
 
 	deconstruct_array(arr, BYTEAOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
-	if (n != expected)
-		return NULL;
-	out = palloc0(sizeof(bytea *) * Max(n, 1));
-	for (i = 0; i < n; i++)
-		out[i] = nulls[i] ? NULL : DatumGetByteaPCopy(elems[i]);
+	out = NULL;
+	if (n == expected)
+	{
+		out = palloc0(sizeof(bytea *) * Max(n, 1));
+		for (i = 0; i < n; i++)
+			out[i] = nulls[i] ? NULL : DatumGetByteaPCopy(elems[i]);
+	}
+	array_values_done(array, arr, elems, nulls);
 	return out;
 }
 
@@ -409,14 +431,17 @@ meta_oid_array_values(Datum array, int expected)
 	int			i;
 
 	deconstruct_array(arr, OIDOID, sizeof(Oid), true, TYPALIGN_INT, &elems, &nulls, &n);
-	if (n != expected)
-		return NULL;
-	out = palloc(sizeof(Oid) * Max(n, 1));
-	for (i = 0; i < n; i++)
+	out = n == expected ? palloc(sizeof(Oid) * Max(n, 1)) : NULL;
+	for (i = 0; i < n && out != NULL; i++)
 	{
 		if (nulls[i])
-			return NULL;
-		out[i] = DatumGetObjectId(elems[i]);
+		{
+			pfree(out);
+			out = NULL;
+		}
+		else
+			out[i] = DatumGetObjectId(elems[i]);
 	}
+	array_values_done(array, arr, elems, nulls);
 	return out;
 }
