@@ -3,7 +3,8 @@
 The same random statements (INSERT ... SELECT, also from the table itself,
 UPDATE of values and of the unique key, UPDATE by subquery, DELETE, INSERT
 ... ON CONFLICT DO UPDATE / DO NOTHING, DELETE ... RETURNING, MERGE,
-aggregates, SELECT ... FOR UPDATE, TRUNCATE, VACUUM, and transactions of
+aggregates, SELECT ... FOR UPDATE, TRUNCATE, VACUUM, each access method's
+rewrites (VACUUM FULL, repack, merge), and transactions of
 several of them with savepoints, committed or rolled back; or each inside
 PL/pgSQL blocks with EXCEPTION clauses, nested, that read the table and
 fail at random, over rows the transaction buffers outside them) run on a
@@ -27,7 +28,7 @@ import psycopg
 
 KINDS = {"h": "heap", "c": "colcompress", "r": "rowcompress"}
 OPTIONS = {"heap": "",
-           "colcompress": " WITH (stripe_row_limit = 2000, chunk_group_row_limit = 1000)",
+           "colcompress": " WITH (stripe_row_limit = 2000, chunk_group_row_limit = 1000, orderby = 'k DESC')",
            "rowcompress": " WITH (batch_size = 1000)"}
 PLANS = ["",
          "SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off",
@@ -75,8 +76,10 @@ class Fuzz:
                     "ON CONFLICT (id) DO UPDATE SET k = T.k * 2, t = excluded.t")
         if r < 0.72:
             return f"DELETE FROM T WHERE k = {rnd.randint(0, 40)} RETURNING id"
-        if r < 0.76:
+        if r < 0.75:
             return "VACUUM T"
+        if r < 0.76:
+            return "REWRITE T"
         if r < 0.78:
             return ("MERGE INTO T USING (SELECT g AS id FROM generate_series(%d, %d) g) s ON T.id = s.id "
                     "WHEN MATCHED AND T.k %% 2 = 0 THEN DELETE WHEN MATCHED THEN UPDATE SET k = T.k + 5 "
@@ -95,9 +98,19 @@ class Fuzz:
             return "TRUNCATE T"
         return f"UPDATE T SET j = j || jsonb_build_object('x', k) WHERE k = {rnd.randint(0, 40)}"
 
+    # what REWRITE T runs on each kind: each access method's online
+    # rewrites (merge on colcompress too: it only re-sorts by orderby)
+    REWRITES = {"h": ["VACUUM FULL T"],
+                "c": ["CALL engine.colcompress_repack('T')",
+                      "CALL engine.colcompress_repack('T', 1.0)",
+                      "SELECT FROM engine.colcompress_merge('T')"],
+                "r": ["CALL engine.rowcompress_repack('T')"]}
+
     def on(self, sql, k):
         """sql with the table placeholder T naming PREFIX_<k>."""
         table = f"{self.prefix}_{k}"
+        if sql == "REWRITE T":
+            return self.rnd.choice(self.REWRITES[k]).replace("'T'", f"'{table}'").replace(" T", f" {table}")
         words = sql.replace("T.", f"{table}.").split(" ")
         return " ".join(table if w == "T" else w for w in words)
 
@@ -109,7 +122,10 @@ class Fuzz:
                 self.cur.execute("SAVEPOINT each")
             try:
                 self.cur.execute(self.on(sql, k))
-                outs[k] = sorted(self.cur.fetchall()) if self.cur.description else self.cur.rowcount
+                if sql == "REWRITE T":
+                    outs[k] = "done"
+                else:
+                    outs[k] = sorted(self.cur.fetchall()) if self.cur.description else self.cur.rowcount
                 if in_transaction:
                     self.cur.execute("RELEASE SAVEPOINT each")
             except psycopg.Error as e:
@@ -161,7 +177,7 @@ class Fuzz:
         if self.rnd.random() < 0.15:
             # statements inside blocks, over rows buffered outside them
             sqls = [s for s in (self.statement() for _ in range(self.rnd.randint(2, 5)))
-                    if not s.startswith(("VACUUM", "SELECT"))]
+                    if not s.startswith(("VACUUM", "SELECT", "REWRITE"))]
             self.cur.execute("BEGIN")
             for sql in sqls:
                 if self.rnd.random() < 0.3:
@@ -176,7 +192,7 @@ class Fuzz:
             sql = "; ".join(sqls)
         elif self.rnd.random() < 0.2:
             sqls = [s for s in (self.statement() for _ in range(self.rnd.randint(2, 5)))
-                    if not s.startswith("VACUUM")]
+                    if not s.startswith(("VACUUM", "REWRITE"))]
             self.cur.execute("BEGIN")
             for sql in sqls:
                 outs = self.run(sql, True)
