@@ -84,8 +84,8 @@ enum
 };
 
 /*
- * Where a stripe's metadata row is decoded before stripe_flatten copies it
- * out; reset at the start of each row's decoding.
+ * Where a stripe's metadata row is decoded before it is copied out (see
+ * flatten_stripe); reset at the start of each row's decoding.
  */
 static MemoryContext stripe_decode_cxt = NULL;
 
@@ -109,13 +109,14 @@ flat_copy(char **at, const void *src, Size len)
 }
 
 /*
- * A stripe's metadata as one allocation in CurrentMemoryContext: a scan
+ * A decoded stripe copied out to CurrentMemoryContext as two allocations,
+ * its own fields and, when decoded, its columns' (columns_block): a scan
  * keeps every stripe it lists until it ends, and the separate allocations
  * of decoding (a few bytes each, and a header each) made most of its
  * memory, about 1.5 kB a stripe of three columns.
  */
 static StripeMeta *
-stripe_flatten(const StripeMeta *src)
+flatten_stripe(const StripeMeta *src)
 {
 	int			ncols = src->column_count;
 	Size		size;
@@ -126,17 +127,24 @@ stripe_flatten(const StripeMeta *src)
 	size = MAXALIGN(sizeof(StripeMeta)) +
 		MAXALIGN(sizeof(RowRun) * src->nruns) +
 		MAXALIGN(sizeof(CidRun) * src->ncids) +
-		2 * MAXALIGN(sizeof(bytea *) * ncols) +
-		2 * MAXALIGN(sizeof(uint64) * ncols) +
-		2 * MAXALIGN(sizeof(Oid) * ncols) +
 		(src->sorted_by ? MAXALIGN(strlen(src->sorted_by) + 1) : 0);
-	for (a = 0; a < ncols; a++)
-		size += bound_size(src->attr_min[a]) + bound_size(src->attr_max[a]);
-
 	at = palloc(size);
 	s = flat_copy(&at, src, sizeof(StripeMeta));
 	s->runs = flat_copy(&at, src->runs, sizeof(RowRun) * src->nruns);
 	s->cids = flat_copy(&at, src->cids, sizeof(CidRun) * src->ncids);
+	if (src->sorted_by != NULL)
+		s->sorted_by = flat_copy(&at, src->sorted_by,
+								 strlen(src->sorted_by) + 1);
+	if (!src->columns_loaded)
+		return s;
+
+	size = 2 * MAXALIGN(sizeof(bytea *) * ncols) +
+		2 * MAXALIGN(sizeof(uint64) * ncols) +
+		2 * MAXALIGN(sizeof(Oid) * ncols);
+	for (a = 0; a < ncols; a++)
+		size += bound_size(src->attr_min[a]) + bound_size(src->attr_max[a]);
+	at = palloc(Max(size, 1));
+	s->columns_block = at;
 	s->attr_min = flat_copy(&at, src->attr_min, sizeof(bytea *) * ncols);
 	s->attr_max = flat_copy(&at, src->attr_max, sizeof(bytea *) * ncols);
 	s->attr_null_count = flat_copy(&at, src->attr_null_count,
@@ -146,9 +154,6 @@ stripe_flatten(const StripeMeta *src)
 	s->attr_type = flat_copy(&at, src->attr_type, sizeof(Oid) * ncols);
 	s->attr_collation = flat_copy(&at, src->attr_collation,
 								  sizeof(Oid) * ncols);
-	if (src->sorted_by != NULL)
-		s->sorted_by = flat_copy(&at, src->sorted_by,
-								 strlen(src->sorted_by) + 1);
 	for (a = 0; a < ncols; a++)
 	{
 		if (src->attr_min[a] != NULL)
@@ -158,19 +163,44 @@ stripe_flatten(const StripeMeta *src)
 			s->attr_max[a] = flat_copy(&at, src->attr_max[a],
 									   VARSIZE_ANY(src->attr_max[a]));
 	}
-	Assert(at <= (char *) s + size);
+	Assert(at <= (char *) s->columns_block + size);
 	return s;
 }
 
-static void *
-stripe_from_tuple(HeapTuple tuple, TupleDesc desc)
+/* The per-column arrays of a stripe's metadata row, decoded into s. */
+static void
+decode_columns(StripeMeta *s, const Datum *values)
+{
+	int			n;
+
+	s->attr_min = meta_bytea_array_values(values[Anum_stripe_attr_min - 1], s->column_count);
+	s->attr_max = meta_bytea_array_values(values[Anum_stripe_attr_max - 1], s->column_count);
+	s->attr_null_count = meta_int8_array_values(values[Anum_stripe_attr_null_count - 1], &n);
+	s->attr_type = meta_oid_array_values(values[Anum_stripe_attr_type - 1], s->column_count);
+	s->attr_collation = meta_oid_array_values(values[Anum_stripe_attr_collation - 1],
+											  s->column_count);
+	if (s->attr_min == NULL || s->attr_max == NULL ||
+		s->attr_null_count == NULL || n != s->column_count ||
+		s->attr_type == NULL || s->attr_collation == NULL)
+		meta_corrupted("stripe", s->storage_id, "malformed zone map");
+	s->attr_dict_offset = meta_int8_array_values(values[Anum_stripe_attr_dict_offset - 1], &n);
+	if (s->attr_dict_offset == NULL || n != s->column_count)
+		meta_corrupted("stripe", s->storage_id, "malformed attr_dict_offset");
+	s->columns_loaded = true;
+}
+
+/*
+ * A stripe from its metadata row, in CurrentMemoryContext; its columns'
+ * arrays too when with_columns.
+ */
+static StripeMeta *
+decode_stripe(HeapTuple tuple, TupleDesc desc, bool with_columns)
 {
 	Datum		values[Natts_stripe];
 	bool		nulls[Natts_stripe];
 	MemoryContext result_cxt = CurrentMemoryContext;
 	StripeMeta *s;
 	StripeMeta *flat;
-	int			n;
 
 	if (stripe_decode_cxt == NULL)
 		stripe_decode_cxt = AllocSetContextCreate(TopMemoryContext,
@@ -194,34 +224,35 @@ stripe_from_tuple(HeapTuple tuple, TupleDesc desc)
 	s->column_count = DatumGetInt32(values[Anum_stripe_column_count - 1]);
 	s->written_by_me =
 		TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetXmin(tuple->t_data));
+	s->meta_tid = tuple->t_self;
 
 	s->runs = meta_row_runs_values(values[Anum_stripe_row_runs - 1], &s->nruns);
 	if (s->runs == NULL)
 		meta_corrupted("stripe", s->storage_id, "malformed row_runs");
-
-	s->sorted_by = nulls[Anum_stripe_sorted_by - 1] ? NULL :
-		TextDatumGetCString(values[Anum_stripe_sorted_by - 1]);
-	s->attr_min = meta_bytea_array_values(values[Anum_stripe_attr_min - 1], s->column_count);
-	s->attr_max = meta_bytea_array_values(values[Anum_stripe_attr_max - 1], s->column_count);
-	s->attr_null_count = meta_int8_array_values(values[Anum_stripe_attr_null_count - 1], &n);
-	s->attr_type = meta_oid_array_values(values[Anum_stripe_attr_type - 1], s->column_count);
-	s->attr_collation = meta_oid_array_values(values[Anum_stripe_attr_collation - 1],
-											  s->column_count);
-	if (s->attr_min == NULL || s->attr_max == NULL ||
-		s->attr_null_count == NULL || n != s->column_count ||
-		s->attr_type == NULL || s->attr_collation == NULL)
-		meta_corrupted("stripe", s->storage_id, "malformed zone map");
-	s->attr_dict_offset = meta_int8_array_values(values[Anum_stripe_attr_dict_offset - 1], &n);
-	if (s->attr_dict_offset == NULL || n != s->column_count)
-		meta_corrupted("stripe", s->storage_id, "malformed attr_dict_offset");
-
 	s->cids = meta_cid_runs_values(values[Anum_stripe_command_ids - 1], &s->ncids);
 	if (s->cids == NULL)
 		meta_corrupted("stripe", s->storage_id, "malformed command_ids");
+	s->sorted_by = nulls[Anum_stripe_sorted_by - 1] ? NULL :
+		TextDatumGetCString(values[Anum_stripe_sorted_by - 1]);
+	if (with_columns)
+		decode_columns(s, values);
+
 	MemoryContextSwitchTo(result_cxt);
-	flat = stripe_flatten(s);
+	flat = flatten_stripe(s);
 	MemoryContextReset(stripe_decode_cxt);
 	return flat;
+}
+
+static void *
+stripe_from_tuple(HeapTuple tuple, TupleDesc desc)
+{
+	return decode_stripe(tuple, desc, true);
+}
+
+static void *
+listed_stripe_from_tuple(HeapTuple tuple, TupleDesc desc)
+{
+	return decode_stripe(tuple, desc, false);
 }
 
 static int
@@ -236,8 +267,57 @@ stripe_cmp(const ListCell *a, const ListCell *b)
 List *
 stripe_meta_list(uint64 storage_id, Snapshot snapshot)
 {
-	return meta_list_storage("stripe", "stripe_pkey", storage_id, snapshot,
-							 stripe_from_tuple, stripe_cmp);
+	List	   *stripes = meta_list_storage("stripe", "stripe_pkey", storage_id,
+											snapshot, listed_stripe_from_tuple,
+											stripe_cmp);
+	ListCell   *lc;
+
+	foreach(lc, stripes)
+		((StripeMeta *) lfirst(lc))->snapshot = snapshot;
+	return stripes;
+}
+
+bool
+stripe_meta_columns(StripeMeta *s)
+{
+	MemoryContext old;
+	StripeMeta *full;
+	ItemPointerData tid = s->meta_tid;
+
+	if (s->columns_loaded)
+		return true;
+	old = MemoryContextSwitchTo(GetMemoryChunkContext(s));
+	/* no snapshot (ANALYZE's): a catalog snapshot, as the list was read */
+	full = s->snapshot == NULL ?
+		stripe_meta_get(s->storage_id, s->stripe_num, NULL, NULL) :
+		stripe_meta_fetch(s->storage_id, s->stripe_num, s->snapshot, &tid);
+	MemoryContextSwitchTo(old);
+	if (full == NULL)
+		return false;
+	s->columns_block = full->columns_block;
+	s->attr_min = full->attr_min;
+	s->attr_max = full->attr_max;
+	s->attr_null_count = full->attr_null_count;
+	s->attr_type = full->attr_type;
+	s->attr_collation = full->attr_collation;
+	s->attr_dict_offset = full->attr_dict_offset;
+	s->columns_loaded = true;
+	pfree(full);
+	return true;
+}
+
+void
+stripe_meta_release_columns(StripeMeta *s)
+{
+	/* a stripe the writer built holds its own arrays */
+	if (!s->columns_loaded || s->columns_block == NULL)
+		return;
+	pfree(s->columns_block);
+	s->columns_block = NULL;
+	s->attr_min = s->attr_max = NULL;
+	s->attr_null_count = s->attr_dict_offset = NULL;
+	s->attr_type = s->attr_collation = NULL;
+	s->columns_loaded = false;
 }
 
 StripeMeta *

@@ -10,6 +10,7 @@
 #define STORAGE_ENGINE_STRIPE_META_H
 
 #include "nodes/pg_list.h"
+#include "storage/itemptr.h"
 #include "utils/snapshot.h"
 
 #include "format/row_runs.h"
@@ -40,6 +41,19 @@ typedef struct StripeMeta
 	uint64	   *attr_dict_offset;
 	char	   *sorted_by;		/* orderby the rows are sorted by, or NULL */
 	bool		written_by_me;	/* by the current transaction */
+
+	/*
+	 * A listed stripe (stripe_meta_list) has its columns' arrays above,
+	 * attr_min to attr_dict_offset, decoded only when stripe_meta_columns
+	 * asks for them, from its metadata row (meta_tid) as the snapshot it
+	 * was listed with sees it, and freed by stripe_meta_release_columns: a
+	 * scan keeps every stripe of the table, and those arrays are most of a
+	 * stripe's metadata on a wide table (8 kB a stripe of 100 columns).
+	 */
+	bool		columns_loaded;
+	void	   *columns_block;	/* the allocation holding them, or NULL */
+	ItemPointerData meta_tid;
+	Snapshot	snapshot;
 } StripeMeta;
 
 #define STRIPE_NO_DICT	PG_UINT64_MAX
@@ -58,8 +72,21 @@ typedef struct ChunkMeta
 	bytea	   *max_value;
 } ChunkMeta;
 
-/* The stripes of a storage that snapshot sees, ordered by stripe number. */
+/*
+ * The stripes of a storage that snapshot sees, ordered by stripe number,
+ * without their columns' arrays; snapshot must stay valid while they are
+ * used.
+ */
 extern List *stripe_meta_list(uint64 storage_id, Snapshot snapshot);
+
+/*
+ * Makes a listed stripe's columns' arrays present; false when its snapshot,
+ * not an MVCC one, no longer sees it.
+ */
+extern bool stripe_meta_columns(StripeMeta *stripe);
+
+/* Frees what stripe_meta_columns decoded (nothing when it did not). */
+extern void stripe_meta_release_columns(StripeMeta *stripe);
 
 /*
  * Stripe stripe_num of the storage, as snapshot sees it, or NULL; the TID of its

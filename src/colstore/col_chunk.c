@@ -104,6 +104,9 @@ column_dict(const ColChunkRef *ref, const Codec *codec)
 	const CodecDict *dict;
 	const char *problem;
 
+	if (!s->columns_loaded)
+		elog(ERROR, "stripe " UINT64_FORMAT " read without its columns' metadata",
+			 s->stripe_num);
 	if (a < 0 || a >= s->column_count || s->attr_dict_offset[a] == STRIPE_NO_DICT)
 		return NULL;
 	where.rel = ref->rel;

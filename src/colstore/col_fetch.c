@@ -236,6 +236,9 @@ use_group(ColFetchCursor *c, StripeMeta *s, int group)
 	c->group = -1;
 	for (a = 0; a < c->natts; a++)
 		c->cols[a].have_frame = false;
+	/* a stripe listed with the others decodes its columns' metadata now */
+	if (!stripe_meta_columns(s))
+		return false;
 	old = MemoryContextSwitchTo(c->group_cxt);
 	chunks = stripe_meta_group_chunks(s, c->fetch->snapshot, group);
 	MemoryContextSwitchTo(old);

@@ -75,6 +75,8 @@ already_sorted(Relation rel, List *stripes, const char *orderby,
 		StripeMeta *s = lfirst(lc);
 		int			a = key->attnum - 1;
 
+		if (!stripe_meta_columns(s))
+			return false;
 		if (s->sorted_by == NULL || strcmp(s->sorted_by, orderby) != 0 ||
 			a >= s->column_count || s->attr_null_count[a] > 0 ||
 			s->attr_min[a] == NULL || s->attr_max[a] == NULL ||
@@ -93,6 +95,7 @@ already_sorted(Relation rel, List *stripes, const char *orderby,
 				c = -c;
 			if (c > 0 || (c == 0 && nkeys > 1))
 				return false;
+			stripe_meta_release_columns(prev);
 		}
 		prev = s;
 	}

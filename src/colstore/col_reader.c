@@ -139,6 +139,29 @@ col_reader_set_filter(ColReader *r, ZoneFilterFn filter,
 	r->filter_arg = arg;
 }
 
+/*
+ * Makes stripe s's columns' metadata present.  The scan's snapshot still
+ * sees every stripe it listed: an MVCC one by definition, and the others
+ * scans use (an index build's) under locks that keep stripes in place.
+ */
+static void
+stripe_columns(ColReader *r, StripeMeta *s)
+{
+	if (!stripe_meta_columns(s))
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("stripe " UINT64_FORMAT " of table \"%s\" disappeared during a scan",
+						s->stripe_num, RelationGetRelationName(r->rel))));
+}
+
+/* Frees stripe s's columns' metadata unless it is the current stripe. */
+static void
+stripe_columns_done(ColReader *r, StripeMeta *s)
+{
+	if (s != r->stripe)
+		stripe_meta_release_columns(s);
+}
+
 /* Are stripe s's bounds of column attno (1-based) in r's ordering? */
 static bool
 bounds_apply(ColReader *r, const StripeMeta *s, AttrNumber attno)
@@ -171,8 +194,14 @@ col_reader_zones_all(ColReader *r, ZoneTestFn test, void *arg)
 
 	foreach(lc, r->stripes)
 	{
-		r->zone_stripe = lfirst(lc);
-		if (!test(arg, stripe_stats, r))
+		StripeMeta *s = lfirst(lc);
+		bool		passed;
+
+		stripe_columns(r, s);
+		r->zone_stripe = s;
+		passed = test(arg, stripe_stats, r);
+		stripe_columns_done(r, s);
+		if (!passed)
 			return false;
 	}
 	return true;
@@ -194,14 +223,25 @@ group_stats(void *zone, AttrNumber attno, ZoneStats *stats)
 	return true;
 }
 
-/* Does the filter exclude stripe index si (without reading anything)? */
+/*
+ * Does the filter exclude stripe index si (without reading its data)?  The
+ * stripe's columns' metadata stays decoded when it does not: the stripe is
+ * read next.
+ */
 static bool
 stripe_excluded(ColReader *r, int si)
 {
+	StripeMeta *s = list_nth(r->stripes, si);
+	bool		excluded;
+
 	if (r->filter == NULL)
 		return false;
-	r->zone_stripe = list_nth(r->stripes, si);
-	return r->filter(r->filter_arg, stripe_stats, r);
+	stripe_columns(r, s);
+	r->zone_stripe = s;
+	excluded = r->filter(r->filter_arg, stripe_stats, r);
+	if (excluded)
+		stripe_columns_done(r, s);
+	return excluded;
 }
 
 /* stripe_excluded, counting the stripe as pruned when it is */
@@ -243,10 +283,13 @@ load_stripe(ColReader *r, int index)
 	if (r->stripe_index == index)
 		return;
 	MemoryContextReset(r->stripe_cxt);
+	if (r->stripe != NULL)
+		stripe_meta_release_columns(r->stripe);
 	old = MemoryContextSwitchTo(r->stripe_cxt);
 	r->stripe_index = index;
 	r->group_index = -1;
 	r->stripe = list_nth(r->stripes, index);
+	stripe_columns(r, r->stripe);
 	r->group_rows = palloc0(sizeof(uint32) * Max(r->stripe->chunk_group_count, 1));
 	r->group_first_row = palloc0(sizeof(uint64) * (r->stripe->chunk_group_count + 1));
 	r->chunks = stripe_meta_chunks(r->stripe, r->snapshot, r->group_rows);
@@ -680,6 +723,8 @@ col_reader_load_group(ColReader *r, int stripe, int group)
 void
 col_reader_reset(ColReader *r, bool forward)
 {
+	if (r->stripe != NULL)
+		stripe_meta_release_columns(r->stripe);
 	r->stripe_index = -1;
 	r->group_index = -1;
 	r->stripe = NULL;

@@ -1123,6 +1123,7 @@ col_writer_write(ColWriter *w, Relation rel)
 	old = MemoryContextSwitchTo(flush_cxt);
 
 	memset(&stripe, 0, sizeof(stripe));
+	stripe.columns_loaded = true;	/* its arrays are filled in below */
 	if (w->opts.orderby != NULL && RelationGetIndexList(rel) == NIL)
 	{
 		sort_buffer(w, rel);
