@@ -88,32 +88,71 @@ batch_from_tuple(HeapTuple tuple, TupleDesc desc)
 		meta_corrupted("batch", b->storage_id, "malformed command_ids");
 	if (b->column_count < 0)
 		meta_corrupted("batch", b->storage_id, "negative column count");
-	/* the zone map is parsed when first asked for: a fetch never needs it */
-	for (i = 0; i < BATCH_ZONE_ARRAYS; i++)
-		b->zone_arrays[i] = PointerGetDatum(PG_DETOAST_DATUM_COPY(values[Anum_batch_attr_min - 1 + i]));
+	/* the zone map is read when asked for: a fetch never needs it */
+	b->meta_tid = tuple->t_self;
 	return b;
 }
 
-void
+/* A batch's zone map from its metadata row. */
+static void *
+zone_from_tuple(HeapTuple tuple, TupleDesc desc)
+{
+	Datum		values[Natts_batch];
+	bool		nulls[Natts_batch];
+	MetaZoneMap *zone;
+
+	meta_check_columns("batch", desc, Natts_batch);
+	heap_deform_tuple(tuple, desc, values, nulls);
+	if (nulls[Anum_batch_column_count - 1])
+		meta_corrupted("batch", DatumGetInt64(values[0]), "a column is NULL");
+	zone = meta_zone_map_values(&values[Anum_batch_attr_min - 1],
+								DatumGetInt32(values[Anum_batch_column_count - 1]));
+	if (zone == NULL)
+		meta_corrupted("batch", DatumGetInt64(values[0]),
+					   "zone map arrays do not match the column count");
+	return zone;
+}
+
+bool
 batch_meta_zone_map(BatchMeta *b)
 {
 	MemoryContext old;
-	int			n;
+	ItemPointerData tid = b->meta_tid;
+	MetaZoneMap *zone;
 
 	if (b->zone_parsed)
-		return;
+		return true;
 	old = MemoryContextSwitchTo(GetMemoryChunkContext(b));
-	b->attr_min = meta_bytea_array_values(b->zone_arrays[0], b->column_count);
-	b->attr_max = meta_bytea_array_values(b->zone_arrays[1], b->column_count);
-	b->attr_null_count = meta_int8_array_values(b->zone_arrays[2], &n);
-	b->attr_type = meta_oid_array_values(b->zone_arrays[3], b->column_count);
-	b->attr_collation = meta_oid_array_values(b->zone_arrays[4], b->column_count);
+	/* no snapshot (ANALYZE's): a catalog snapshot, as the list was read */
+	zone = b->snapshot == NULL ?
+		meta_get_stream("batch", "batch_pkey", b->storage_id, b->batch_num,
+						NULL, NULL, zone_from_tuple) :
+		meta_fetch_stream("batch", b->storage_id, b->batch_num, b->snapshot,
+						  &tid, zone_from_tuple);
 	MemoryContextSwitchTo(old);
-	if (b->attr_min == NULL || b->attr_max == NULL ||
-		b->attr_null_count == NULL || n != b->column_count ||
-		b->attr_type == NULL || b->attr_collation == NULL)
-		meta_corrupted("batch", b->storage_id, "zone map arrays do not match the column count");
+	if (zone == NULL)
+		return false;
+	b->zone = zone;
+	b->attr_min = zone->min;
+	b->attr_max = zone->max;
+	b->attr_null_count = zone->null_count;
+	b->attr_type = zone->type;
+	b->attr_collation = zone->collation;
 	b->zone_parsed = true;
+	return true;
+}
+
+void
+batch_meta_release_zone_map(BatchMeta *b)
+{
+	if (b->zone == NULL)
+		return;
+	pfree(b->zone);
+	b->zone = NULL;
+	b->attr_min = b->attr_max = NULL;
+	b->attr_null_count = NULL;
+	b->attr_type = b->attr_collation = NULL;
+	b->zone_parsed = false;
 }
 
 static int
@@ -128,24 +167,39 @@ batch_cmp(const ListCell *a, const ListCell *b)
 List *
 batch_meta_list(uint64 storage_id, Snapshot snapshot)
 {
-	return meta_list_storage("batch", "batch_pkey", storage_id, snapshot,
-							 batch_from_tuple, batch_cmp);
+	List	   *batches = meta_list_storage("batch", "batch_pkey", storage_id,
+											snapshot, batch_from_tuple,
+											batch_cmp);
+	ListCell   *lc;
+
+	foreach(lc, batches)
+		((BatchMeta *) lfirst(lc))->snapshot = snapshot;
+	return batches;
 }
 
 BatchMeta *
 batch_meta_get(uint64 storage_id, uint64 batch_num, Snapshot snapshot,
 			   ItemPointer tid)
 {
-	return meta_get_stream("batch", "batch_pkey", storage_id, batch_num,
-						   snapshot, tid, batch_from_tuple);
+	BatchMeta  *b = meta_get_stream("batch", "batch_pkey", storage_id,
+									batch_num, snapshot, tid,
+									batch_from_tuple);
+
+	if (b != NULL)
+		b->snapshot = snapshot;
+	return b;
 }
 
 BatchMeta *
 batch_meta_fetch(uint64 storage_id, uint64 batch_num, Snapshot snapshot,
 				 ItemPointer tid)
 {
-	return meta_fetch_stream("batch", storage_id, batch_num, snapshot, tid,
-							 batch_from_tuple);
+	BatchMeta  *b = meta_fetch_stream("batch", storage_id, batch_num,
+									  snapshot, tid, batch_from_tuple);
+
+	if (b != NULL)
+		b->snapshot = snapshot;
+	return b;
 }
 
 void

@@ -11,9 +11,9 @@
 #include "nodes/pg_list.h"
 #include "utils/snapshot.h"
 
+#include "catalog/meta_tables.h"
 #include "format/row_runs.h"
 
-#define BATCH_ZONE_ARRAYS	5
 
 typedef struct BatchMeta
 {
@@ -33,12 +33,16 @@ typedef struct BatchMeta
 	int16		codec;
 	uint32		checksum;		/* CRC-32C of the stored bytes */
 	/*
-	 * zone map, per column [column_count]: bounds (NULL: none), NULLs; read
-	 * from the metadata row by batch_meta_zone_map (zone_arrays: its five
-	 * arrays as stored, in column order)
+	 * zone map, per column [column_count]: bounds (NULL: none), NULLs;
+	 * read by batch_meta_zone_map from the metadata row (meta_tid) as the
+	 * snapshot the batch was read with sees it, into zone, and freed by
+	 * batch_meta_release_zone_map: a scan keeps every batch of the table,
+	 * and a table of many columns has large zone maps
 	 */
 	bool		zone_parsed;
-	Datum		zone_arrays[BATCH_ZONE_ARRAYS];
+	MetaZoneMap *zone;			/* the allocation holding them, or NULL */
+	ItemPointerData meta_tid;
+	Snapshot	snapshot;		/* must stay valid while the batch is used */
 	bytea	  **attr_min;
 	bytea	  **attr_max;
 	uint64	   *attr_null_count;
@@ -58,8 +62,14 @@ batch_unit_length(const BatchMeta *b)
 	return b->dict_offset == BATCH_NO_DICT ? b->data_length : b->dict_offset;
 }
 
-/* Fills the batch's zone map fields from its metadata row (once). */
-extern void batch_meta_zone_map(BatchMeta *b);
+/*
+ * Fills the batch's zone map fields from its metadata row (once); false
+ * when its snapshot, not an MVCC one, no longer sees the batch.
+ */
+extern bool batch_meta_zone_map(BatchMeta *b);
+
+/* Frees what batch_meta_zone_map read (nothing when it did not). */
+extern void batch_meta_release_zone_map(BatchMeta *b);
 
 /* The batches of a storage that snapshot sees, ordered by batch number. */
 extern List *batch_meta_list(uint64 storage_id, Snapshot snapshot);

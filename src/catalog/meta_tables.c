@@ -445,3 +445,80 @@ meta_oid_array_values(Datum array, int expected)
 	array_values_done(array, arr, elems, nulls);
 	return out;
 }
+
+/* Copies len bytes of src to *at and moves *at past them, MAXALIGNed. */
+static void *
+flat_copy(char **at, const void *src, Size len)
+{
+	void	   *dst = *at;
+
+	if (len > 0)
+		memcpy(dst, src, len);
+	*at += MAXALIGN(len);
+	return dst;
+}
+
+/*
+ * One allocation, not one per array and per bound: a scan holds the zone
+ * maps of the streams it tests, and the allocations' headers were a good
+ * part of them.
+ */
+MetaZoneMap *
+meta_zone_map_values(const Datum *arrays, int ncols)
+{
+	bytea	  **min = meta_bytea_array_values(arrays[0], ncols);
+	bytea	  **max = meta_bytea_array_values(arrays[1], ncols);
+	int			n = -1;
+	uint64	   *null_count = meta_int8_array_values(arrays[2], &n);
+	Oid		   *type = meta_oid_array_values(arrays[3], ncols);
+	Oid		   *collation = meta_oid_array_values(arrays[4], ncols);
+	MetaZoneMap *zone = NULL;
+	int			a;
+
+	if (min != NULL && max != NULL && null_count != NULL && n == ncols &&
+		type != NULL && collation != NULL)
+	{
+		Size		size = MAXALIGN(sizeof(MetaZoneMap)) +
+			2 * MAXALIGN(sizeof(bytea *) * ncols) +
+			MAXALIGN(sizeof(uint64) * ncols) +
+			2 * MAXALIGN(sizeof(Oid) * ncols);
+		char	   *at;
+
+		for (a = 0; a < ncols; a++)
+			size += (min[a] ? MAXALIGN(VARSIZE(min[a])) : 0) +
+				(max[a] ? MAXALIGN(VARSIZE(max[a])) : 0);
+		at = palloc(size);
+		zone = flat_copy(&at, &(MetaZoneMap) {0}, sizeof(MetaZoneMap));
+		zone->min = flat_copy(&at, min, sizeof(bytea *) * ncols);
+		zone->max = flat_copy(&at, max, sizeof(bytea *) * ncols);
+		zone->null_count = flat_copy(&at, null_count, sizeof(uint64) * ncols);
+		zone->type = flat_copy(&at, type, sizeof(Oid) * ncols);
+		zone->collation = flat_copy(&at, collation, sizeof(Oid) * ncols);
+		for (a = 0; a < ncols; a++)
+		{
+			if (min[a] != NULL)
+				zone->min[a] = flat_copy(&at, min[a], VARSIZE(min[a]));
+			if (max[a] != NULL)
+				zone->max[a] = flat_copy(&at, max[a], VARSIZE(max[a]));
+		}
+		Assert(at <= (char *) zone + size);
+	}
+	for (a = 0; a < ncols; a++)
+	{
+		if (min != NULL && min[a] != NULL)
+			pfree(min[a]);
+		if (max != NULL && max[a] != NULL)
+			pfree(max[a]);
+	}
+	if (min != NULL)
+		pfree(min);
+	if (max != NULL)
+		pfree(max);
+	if (null_count != NULL)
+		pfree(null_count);
+	if (type != NULL)
+		pfree(type);
+	if (collation != NULL)
+		pfree(collation);
+	return zone;
+}

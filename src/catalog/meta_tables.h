@@ -114,6 +114,26 @@ extern Oid *meta_oid_array_values(Datum array, int expected);
 extern uint64 *meta_int8_array_values(Datum array, int *n);
 
 /*
+ * A stream's zone map as its metadata row stores it (five arrays, in this
+ * order), per column: bounds (NULL: none), NULL count, and the type and
+ * collation the bounds were computed with.
+ */
+typedef struct MetaZoneMap
+{
+	bytea	  **min;
+	bytea	  **max;
+	uint64	   *null_count;
+	Oid		   *type;
+	Oid		   *collation;
+} MetaZoneMap;
+
+/*
+ * Decodes arrays[0 .. 5) of ncols elements each into one allocation in
+ * CurrentMemoryContext (pfree frees it); NULL when they are malformed.
+ */
+extern MetaZoneMap *meta_zone_map_values(const Datum *arrays, int ncols);
+
+/*
  * row_runs and command_ids columns: bigint[] of (first, count) and
  * (command id, rows so far) pairs.  The readers return NULL when the array
  * is empty or malformed.

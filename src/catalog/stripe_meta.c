@@ -84,17 +84,10 @@ enum
 };
 
 /*
- * Where a stripe's metadata row is decoded before it is copied out (see
- * flatten_stripe); reset at the start of each row's decoding.
+ * Where a stripe's metadata row is decoded before flatten_stripe copies it
+ * out; reset at the start of each row's decoding.
  */
 static MemoryContext stripe_decode_cxt = NULL;
-
-/* Bytes a bound takes in a flattened stripe. */
-static Size
-bound_size(const bytea *b)
-{
-	return b == NULL ? 0 : MAXALIGN(VARSIZE_ANY(b));
-}
 
 /* Copies len bytes of src to *at and moves *at past them, MAXALIGNed. */
 static void *
@@ -109,20 +102,17 @@ flat_copy(char **at, const void *src, Size len)
 }
 
 /*
- * A decoded stripe copied out to CurrentMemoryContext as two allocations,
- * its own fields and, when decoded, its columns' (columns_block): a scan
- * keeps every stripe it lists until it ends, and the separate allocations
- * of decoding (a few bytes each, and a header each) made most of its
- * memory, about 1.5 kB a stripe of three columns.
+ * A decoded stripe's own fields copied out to CurrentMemoryContext as one
+ * allocation: a scan keeps every stripe it lists until it ends, and the
+ * separate allocations of decoding (a few bytes each, and a header each)
+ * made most of its memory.
  */
 static StripeMeta *
 flatten_stripe(const StripeMeta *src)
 {
-	int			ncols = src->column_count;
 	Size		size;
 	char	   *at;
 	StripeMeta *s;
-	int			a;
 
 	size = MAXALIGN(sizeof(StripeMeta)) +
 		MAXALIGN(sizeof(RowRun) * src->nruns) +
@@ -135,54 +125,27 @@ flatten_stripe(const StripeMeta *src)
 	if (src->sorted_by != NULL)
 		s->sorted_by = flat_copy(&at, src->sorted_by,
 								 strlen(src->sorted_by) + 1);
-	if (!src->columns_loaded)
-		return s;
-
-	size = 2 * MAXALIGN(sizeof(bytea *) * ncols) +
-		2 * MAXALIGN(sizeof(uint64) * ncols) +
-		2 * MAXALIGN(sizeof(Oid) * ncols);
-	for (a = 0; a < ncols; a++)
-		size += bound_size(src->attr_min[a]) + bound_size(src->attr_max[a]);
-	at = palloc(Max(size, 1));
-	s->columns_block = at;
-	s->attr_min = flat_copy(&at, src->attr_min, sizeof(bytea *) * ncols);
-	s->attr_max = flat_copy(&at, src->attr_max, sizeof(bytea *) * ncols);
-	s->attr_null_count = flat_copy(&at, src->attr_null_count,
-								   sizeof(uint64) * ncols);
-	s->attr_dict_offset = flat_copy(&at, src->attr_dict_offset,
-									sizeof(uint64) * ncols);
-	s->attr_type = flat_copy(&at, src->attr_type, sizeof(Oid) * ncols);
-	s->attr_collation = flat_copy(&at, src->attr_collation,
-								  sizeof(Oid) * ncols);
-	for (a = 0; a < ncols; a++)
-	{
-		if (src->attr_min[a] != NULL)
-			s->attr_min[a] = flat_copy(&at, src->attr_min[a],
-									   VARSIZE_ANY(src->attr_min[a]));
-		if (src->attr_max[a] != NULL)
-			s->attr_max[a] = flat_copy(&at, src->attr_max[a],
-									   VARSIZE_ANY(src->attr_max[a]));
-	}
-	Assert(at <= (char *) s->columns_block + size);
 	return s;
 }
 
-/* The per-column arrays of a stripe's metadata row, decoded into s. */
+/*
+ * The per-column arrays of a stripe's metadata row (values), decoded into s
+ * in CurrentMemoryContext.
+ */
 static void
 decode_columns(StripeMeta *s, const Datum *values)
 {
 	int			n;
 
-	s->attr_min = meta_bytea_array_values(values[Anum_stripe_attr_min - 1], s->column_count);
-	s->attr_max = meta_bytea_array_values(values[Anum_stripe_attr_max - 1], s->column_count);
-	s->attr_null_count = meta_int8_array_values(values[Anum_stripe_attr_null_count - 1], &n);
-	s->attr_type = meta_oid_array_values(values[Anum_stripe_attr_type - 1], s->column_count);
-	s->attr_collation = meta_oid_array_values(values[Anum_stripe_attr_collation - 1],
-											  s->column_count);
-	if (s->attr_min == NULL || s->attr_max == NULL ||
-		s->attr_null_count == NULL || n != s->column_count ||
-		s->attr_type == NULL || s->attr_collation == NULL)
+	s->zone = meta_zone_map_values(&values[Anum_stripe_attr_min - 1],
+								   s->column_count);
+	if (s->zone == NULL)
 		meta_corrupted("stripe", s->storage_id, "malformed zone map");
+	s->attr_min = s->zone->min;
+	s->attr_max = s->zone->max;
+	s->attr_null_count = s->zone->null_count;
+	s->attr_type = s->zone->type;
+	s->attr_collation = s->zone->collation;
 	s->attr_dict_offset = meta_int8_array_values(values[Anum_stripe_attr_dict_offset - 1], &n);
 	if (s->attr_dict_offset == NULL || n != s->column_count)
 		meta_corrupted("stripe", s->storage_id, "malformed attr_dict_offset");
@@ -234,12 +197,12 @@ decode_stripe(HeapTuple tuple, TupleDesc desc, bool with_columns)
 		meta_corrupted("stripe", s->storage_id, "malformed command_ids");
 	s->sorted_by = nulls[Anum_stripe_sorted_by - 1] ? NULL :
 		TextDatumGetCString(values[Anum_stripe_sorted_by - 1]);
-	if (with_columns)
-		decode_columns(s, values);
 
 	MemoryContextSwitchTo(result_cxt);
 	flat = flatten_stripe(s);
 	MemoryContextReset(stripe_decode_cxt);
+	if (with_columns)
+		decode_columns(flat, values);
 	return flat;
 }
 
@@ -294,7 +257,7 @@ stripe_meta_columns(StripeMeta *s)
 	MemoryContextSwitchTo(old);
 	if (full == NULL)
 		return false;
-	s->columns_block = full->columns_block;
+	s->zone = full->zone;
 	s->attr_min = full->attr_min;
 	s->attr_max = full->attr_max;
 	s->attr_null_count = full->attr_null_count;
@@ -310,10 +273,11 @@ void
 stripe_meta_release_columns(StripeMeta *s)
 {
 	/* a stripe the writer built holds its own arrays */
-	if (!s->columns_loaded || s->columns_block == NULL)
+	if (!s->columns_loaded || s->zone == NULL)
 		return;
-	pfree(s->columns_block);
-	s->columns_block = NULL;
+	pfree(s->zone);
+	pfree(s->attr_dict_offset);
+	s->zone = NULL;
 	s->attr_min = s->attr_max = NULL;
 	s->attr_null_count = s->attr_dict_offset = NULL;
 	s->attr_type = s->attr_collation = NULL;

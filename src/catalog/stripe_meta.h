@@ -13,6 +13,7 @@
 #include "storage/itemptr.h"
 #include "utils/snapshot.h"
 
+#include "catalog/meta_tables.h"
 #include "format/row_runs.h"
 
 typedef struct StripeMeta
@@ -51,7 +52,7 @@ typedef struct StripeMeta
 	 * stripe's metadata on a wide table (8 kB a stripe of 100 columns).
 	 */
 	bool		columns_loaded;
-	void	   *columns_block;	/* the allocation holding them, or NULL */
+	MetaZoneMap *zone;			/* the allocation of all but the offsets */
 	ItemPointerData meta_tid;
 	Snapshot	snapshot;
 } StripeMeta;

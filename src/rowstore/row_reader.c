@@ -180,7 +180,6 @@ batch_stats(void *zone, AttrNumber attno, ZoneStats *stats)
 	RowReader  *r = zone;
 	BatchMeta  *b = r->zone_batch;
 
-	batch_meta_zone_map(b);
 	/* bounds in another ordering than the column's (ALTER COLUMN TYPE) */
 	if (attno > b->column_count ||
 		!zone_bounds_apply(TupleDescAttr(r->desc, attno - 1),
@@ -193,6 +192,23 @@ batch_stats(void *zone, AttrNumber attno, ZoneStats *stats)
 	return true;
 }
 
+/*
+ * Makes batch b's zone map present, for a test of its bounds that is
+ * followed by batch_meta_release_zone_map.  The scan's snapshot still sees
+ * every batch it listed: an MVCC one by definition, and the others scans
+ * use (an index build's) under locks that keep batches in place.
+ */
+static void
+zone_map(RowReader *r, BatchMeta *b)
+{
+	if (!batch_meta_zone_map(b))
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("batch " UINT64_FORMAT " of table \"%s\" disappeared during a scan",
+						b->batch_num, RelationGetRelationName(r->rel))));
+	r->zone_batch = b;
+}
+
 bool
 row_reader_zones_all(RowReader *r, ZoneTestFn test, void *arg)
 {
@@ -200,8 +216,13 @@ row_reader_zones_all(RowReader *r, ZoneTestFn test, void *arg)
 
 	foreach(lc, r->batches)
 	{
-		r->zone_batch = lfirst(lc);
-		if (!test(arg, batch_stats, r))
+		BatchMeta  *b = lfirst(lc);
+		bool		passed;
+
+		zone_map(r, b);
+		passed = test(arg, batch_stats, r);
+		batch_meta_release_zone_map(b);
+		if (!passed)
 			return false;
 	}
 	return true;
@@ -592,11 +613,19 @@ row_reader_next_batch(RowReader *r, bool forward)
 		if (batch_visible_rows(list_nth(r->batches, next), r->snapshot) == 0)
 			continue;
 		/* nor one whose zone map excludes the filter */
-		r->zone_batch = list_nth(r->batches, next);
-		if (r->filter != NULL && r->filter(r->filter_arg, batch_stats, r))
+		if (r->filter != NULL)
 		{
-			r->batches_pruned++;
-			continue;
+			BatchMeta  *b = list_nth(r->batches, next);
+			bool		excluded;
+
+			zone_map(r, b);
+			excluded = r->filter(r->filter_arg, batch_stats, r);
+			batch_meta_release_zone_map(b);
+			if (excluded)
+			{
+				r->batches_pruned++;
+				continue;
+			}
 		}
 		r->batches_read++;
 		row_reader_load_batch(r, next);
