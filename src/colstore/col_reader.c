@@ -13,9 +13,11 @@
  *	  Chunks are decoded by col_chunk.c, which checks every stored byte
  *	  before use.
  *
- *	  Memory: stripe_cxt holds one stripe's chunk metadata, batch_cxt one
- *	  chunk group's decompressed columns; each is reset when the reader
- *	  moves on.
+ *	  Memory: the stripe list holds each stripe's own fields; its columns'
+ *	  metadata (bounds, dictionary offsets) is decoded while the reader
+ *	  tests or reads the stripe (stripe_meta_columns) and freed after.
+ *	  stripe_cxt holds one stripe's chunk metadata, batch_cxt one chunk
+ *	  group's decompressed columns; each is reset when the reader moves on.
  *
  *-------------------------------------------------------------------------
  */

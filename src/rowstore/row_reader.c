@@ -17,7 +17,9 @@
  *	  decompressed batch; PostgreSQL deforms only the columns it needs.
  *
  *	  Memory: batch_cxt holds one batch (compressed while it is read,
- *	  then decompressed) and is reset when the reader moves to another.
+ *	  then decompressed) and is reset when the reader moves to another.  A
+ *	  listed batch's zone map is read only to test it, and freed after
+ *	  (batch_meta_zone_map).
  *
  *-------------------------------------------------------------------------
  */
