@@ -132,12 +132,8 @@ batch_meta_zone_map(BatchMeta *b)
 	MemoryContextSwitchTo(old);
 	if (zone == NULL)
 		return false;
-	b->zone = zone;
-	b->attr_min = zone->min;
-	b->attr_max = zone->max;
-	b->attr_null_count = zone->null_count;
-	b->attr_type = zone->type;
-	b->attr_collation = zone->collation;
+	b->zone = *zone;
+	b->zone_block = zone;
 	b->zone_parsed = true;
 	return true;
 }
@@ -145,13 +141,11 @@ batch_meta_zone_map(BatchMeta *b)
 void
 batch_meta_release_zone_map(BatchMeta *b)
 {
-	if (b->zone == NULL)
+	if (b->zone_block == NULL)
 		return;
-	pfree(b->zone);
-	b->zone = NULL;
-	b->attr_min = b->attr_max = NULL;
-	b->attr_null_count = NULL;
-	b->attr_type = b->attr_collation = NULL;
+	pfree(b->zone_block);
+	b->zone_block = NULL;
+	memset(&b->zone, 0, sizeof(MetaZoneMap));
 	b->zone_parsed = false;
 }
 
@@ -223,13 +217,13 @@ batch_meta_insert(const BatchMeta *b)
 	values[Anum_batch_column_count - 1] = Int32GetDatum(b->column_count);
 	values[Anum_batch_codec - 1] = Int16GetDatum(b->codec);
 	values[Anum_batch_checksum - 1] = Int32GetDatum((int32) b->checksum);
-	values[Anum_batch_attr_min - 1] = PointerGetDatum(meta_bytea_array(b->attr_min, b->column_count));
-	values[Anum_batch_attr_max - 1] = PointerGetDatum(meta_bytea_array(b->attr_max, b->column_count));
+	values[Anum_batch_attr_min - 1] = PointerGetDatum(meta_bytea_array(b->zone.min, b->column_count));
+	values[Anum_batch_attr_max - 1] = PointerGetDatum(meta_bytea_array(b->zone.max, b->column_count));
 	values[Anum_batch_attr_null_count - 1] =
-		PointerGetDatum(meta_int8_array(b->attr_null_count, b->column_count));
-	values[Anum_batch_attr_type - 1] = PointerGetDatum(meta_oid_array(b->attr_type, b->column_count));
+		PointerGetDatum(meta_int8_array(b->zone.null_count, b->column_count));
+	values[Anum_batch_attr_type - 1] = PointerGetDatum(meta_oid_array(b->zone.type, b->column_count));
 	values[Anum_batch_attr_collation - 1] =
-		PointerGetDatum(meta_oid_array(b->attr_collation, b->column_count));
+		PointerGetDatum(meta_oid_array(b->zone.collation, b->column_count));
 	values[Anum_batch_dict_offset - 1] = Int64GetDatum((int64) b->dict_offset);
 
 	rel = meta_table_open("batch", RowExclusiveLock);

@@ -33,21 +33,16 @@ typedef struct BatchMeta
 	int16		codec;
 	uint32		checksum;		/* CRC-32C of the stored bytes */
 	/*
-	 * zone map, per column [column_count]: bounds (NULL: none), NULLs;
-	 * read by batch_meta_zone_map from the metadata row (meta_tid) as the
-	 * snapshot the batch was read with sees it, into zone, and freed by
-	 * batch_meta_release_zone_map: a scan keeps every batch of the table,
-	 * and a table of many columns has large zone maps
+	 * zone map, per column [column_count]; read by batch_meta_zone_map from
+	 * the metadata row (meta_tid) as the snapshot the batch was read with
+	 * sees it, and freed by batch_meta_release_zone_map: a scan keeps every
+	 * batch of the table, and a table of many columns has large zone maps
 	 */
 	bool		zone_parsed;
-	MetaZoneMap *zone;			/* the allocation holding them, or NULL */
+	MetaZoneMap zone;
+	void	   *zone_block;		/* the allocation of zone's arrays, or NULL */
 	ItemPointerData meta_tid;
 	Snapshot	snapshot;		/* must stay valid while the batch is used */
-	bytea	  **attr_min;
-	bytea	  **attr_max;
-	uint64	   *attr_null_count;
-	Oid		   *attr_type;		/* what the bounds were computed with */
-	Oid		   *attr_collation;
 	/* where the stream's dictionary starts, or BATCH_NO_DICT */
 	uint64		dict_offset;
 	bool		written_by_me;	/* by the current transaction */

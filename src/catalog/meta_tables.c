@@ -446,9 +446,8 @@ meta_oid_array_values(Datum array, int expected)
 	return out;
 }
 
-/* Copies len bytes of src to *at and moves *at past them, MAXALIGNed. */
-static void *
-flat_copy(char **at, const void *src, Size len)
+void *
+meta_flat_copy(char **at, const void *src, Size len)
 {
 	void	   *dst = *at;
 
@@ -488,18 +487,18 @@ meta_zone_map_values(const Datum *arrays, int ncols)
 			size += (min[a] ? MAXALIGN(VARSIZE(min[a])) : 0) +
 				(max[a] ? MAXALIGN(VARSIZE(max[a])) : 0);
 		at = palloc(size);
-		zone = flat_copy(&at, &(MetaZoneMap) {0}, sizeof(MetaZoneMap));
-		zone->min = flat_copy(&at, min, sizeof(bytea *) * ncols);
-		zone->max = flat_copy(&at, max, sizeof(bytea *) * ncols);
-		zone->null_count = flat_copy(&at, null_count, sizeof(uint64) * ncols);
-		zone->type = flat_copy(&at, type, sizeof(Oid) * ncols);
-		zone->collation = flat_copy(&at, collation, sizeof(Oid) * ncols);
+		zone = meta_flat_copy(&at, &(MetaZoneMap) {0}, sizeof(MetaZoneMap));
+		zone->min = meta_flat_copy(&at, min, sizeof(bytea *) * ncols);
+		zone->max = meta_flat_copy(&at, max, sizeof(bytea *) * ncols);
+		zone->null_count = meta_flat_copy(&at, null_count, sizeof(uint64) * ncols);
+		zone->type = meta_flat_copy(&at, type, sizeof(Oid) * ncols);
+		zone->collation = meta_flat_copy(&at, collation, sizeof(Oid) * ncols);
 		for (a = 0; a < ncols; a++)
 		{
 			if (min[a] != NULL)
-				zone->min[a] = flat_copy(&at, min[a], VARSIZE(min[a]));
+				zone->min[a] = meta_flat_copy(&at, min[a], VARSIZE(min[a]));
 			if (max[a] != NULL)
-				zone->max[a] = flat_copy(&at, max[a], VARSIZE(max[a]));
+				zone->max[a] = meta_flat_copy(&at, max[a], VARSIZE(max[a]));
 		}
 		Assert(at <= (char *) zone + size);
 	}

@@ -128,6 +128,12 @@ typedef struct MetaZoneMap
 } MetaZoneMap;
 
 /*
+ * Copies len bytes of src to *at and moves *at past them, MAXALIGNed: for
+ * building metadata that is kept as one allocation.
+ */
+extern void *meta_flat_copy(char **at, const void *src, Size len);
+
+/*
  * Decodes arrays[0 .. 5) of ncols elements each into one allocation in
  * CurrentMemoryContext (pfree frees it); NULL when they are malformed.
  */

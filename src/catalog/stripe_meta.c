@@ -89,18 +89,6 @@ enum
  */
 static MemoryContext stripe_decode_cxt = NULL;
 
-/* Copies len bytes of src to *at and moves *at past them, MAXALIGNed. */
-static void *
-flat_copy(char **at, const void *src, Size len)
-{
-	void	   *dst = *at;
-
-	if (len > 0)
-		memcpy(dst, src, len);
-	*at += MAXALIGN(len);
-	return dst;
-}
-
 /*
  * A decoded stripe's own fields copied out to CurrentMemoryContext as one
  * allocation: a scan keeps every stripe it lists until it ends, and the
@@ -119,11 +107,11 @@ flatten_stripe(const StripeMeta *src)
 		MAXALIGN(sizeof(CidRun) * src->ncids) +
 		(src->sorted_by ? MAXALIGN(strlen(src->sorted_by) + 1) : 0);
 	at = palloc(size);
-	s = flat_copy(&at, src, sizeof(StripeMeta));
-	s->runs = flat_copy(&at, src->runs, sizeof(RowRun) * src->nruns);
-	s->cids = flat_copy(&at, src->cids, sizeof(CidRun) * src->ncids);
+	s = meta_flat_copy(&at, src, sizeof(StripeMeta));
+	s->runs = meta_flat_copy(&at, src->runs, sizeof(RowRun) * src->nruns);
+	s->cids = meta_flat_copy(&at, src->cids, sizeof(CidRun) * src->ncids);
 	if (src->sorted_by != NULL)
-		s->sorted_by = flat_copy(&at, src->sorted_by,
+		s->sorted_by = meta_flat_copy(&at, src->sorted_by,
 								 strlen(src->sorted_by) + 1);
 	return s;
 }
@@ -137,15 +125,13 @@ decode_columns(StripeMeta *s, const Datum *values)
 {
 	int			n;
 
-	s->zone = meta_zone_map_values(&values[Anum_stripe_attr_min - 1],
-								   s->column_count);
-	if (s->zone == NULL)
+	MetaZoneMap *zone = meta_zone_map_values(&values[Anum_stripe_attr_min - 1],
+											 s->column_count);
+
+	if (zone == NULL)
 		meta_corrupted("stripe", s->storage_id, "malformed zone map");
-	s->attr_min = s->zone->min;
-	s->attr_max = s->zone->max;
-	s->attr_null_count = s->zone->null_count;
-	s->attr_type = s->zone->type;
-	s->attr_collation = s->zone->collation;
+	s->zone = *zone;
+	s->zone_block = zone;
 	s->attr_dict_offset = meta_int8_array_values(values[Anum_stripe_attr_dict_offset - 1], &n);
 	if (s->attr_dict_offset == NULL || n != s->column_count)
 		meta_corrupted("stripe", s->storage_id, "malformed attr_dict_offset");
@@ -258,11 +244,7 @@ stripe_meta_columns(StripeMeta *s)
 	if (full == NULL)
 		return false;
 	s->zone = full->zone;
-	s->attr_min = full->attr_min;
-	s->attr_max = full->attr_max;
-	s->attr_null_count = full->attr_null_count;
-	s->attr_type = full->attr_type;
-	s->attr_collation = full->attr_collation;
+	s->zone_block = full->zone_block;
 	s->attr_dict_offset = full->attr_dict_offset;
 	s->columns_loaded = true;
 	pfree(full);
@@ -273,14 +255,13 @@ void
 stripe_meta_release_columns(StripeMeta *s)
 {
 	/* a stripe the writer built holds its own arrays */
-	if (!s->columns_loaded || s->zone == NULL)
+	if (!s->columns_loaded || s->zone_block == NULL)
 		return;
-	pfree(s->zone);
+	pfree(s->zone_block);
 	pfree(s->attr_dict_offset);
-	s->zone = NULL;
-	s->attr_min = s->attr_max = NULL;
-	s->attr_null_count = s->attr_dict_offset = NULL;
-	s->attr_type = s->attr_collation = NULL;
+	s->zone_block = NULL;
+	memset(&s->zone, 0, sizeof(MetaZoneMap));
+	s->attr_dict_offset = NULL;
 	s->columns_loaded = false;
 }
 
@@ -536,14 +517,14 @@ stripe_meta_insert(const StripeMeta *s, const uint32 *group_rows,
 		values[Anum_stripe_chunk_group_count - 1] = Int32GetDatum(s->chunk_group_count);
 		values[Anum_stripe_chunk_group_row_limit - 1] = Int32GetDatum(s->chunk_group_row_limit);
 		values[Anum_stripe_column_count - 1] = Int32GetDatum(s->column_count);
-		values[Anum_stripe_attr_min - 1] = PointerGetDatum(meta_bytea_array(s->attr_min, s->column_count));
-		values[Anum_stripe_attr_max - 1] = PointerGetDatum(meta_bytea_array(s->attr_max, s->column_count));
+		values[Anum_stripe_attr_min - 1] = PointerGetDatum(meta_bytea_array(s->zone.min, s->column_count));
+		values[Anum_stripe_attr_max - 1] = PointerGetDatum(meta_bytea_array(s->zone.max, s->column_count));
 		values[Anum_stripe_attr_null_count - 1] =
-			PointerGetDatum(meta_int8_array(s->attr_null_count, s->column_count));
+			PointerGetDatum(meta_int8_array(s->zone.null_count, s->column_count));
 		values[Anum_stripe_attr_type - 1] =
-			PointerGetDatum(meta_oid_array(s->attr_type, s->column_count));
+			PointerGetDatum(meta_oid_array(s->zone.type, s->column_count));
 		values[Anum_stripe_attr_collation - 1] =
-			PointerGetDatum(meta_oid_array(s->attr_collation, s->column_count));
+			PointerGetDatum(meta_oid_array(s->zone.collation, s->column_count));
 		values[Anum_stripe_attr_dict_offset - 1] =
 			PointerGetDatum(meta_int8_array(s->attr_dict_offset, s->column_count));
 		values[Anum_stripe_sorted_by - 1] =

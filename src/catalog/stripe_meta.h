@@ -32,12 +32,7 @@ typedef struct StripeMeta
 	int			chunk_group_count;
 	int			chunk_group_row_limit;
 	int			column_count;
-	/* zone map per column, [column_count]; NULL bound: none */
-	bytea	  **attr_min;
-	bytea	  **attr_max;
-	uint64	   *attr_null_count;
-	Oid		   *attr_type;		/* what the bounds were computed with */
-	Oid		   *attr_collation;
+	MetaZoneMap zone;			/* per column, [column_count] */
 	/* per column: its dictionary's offset in the stripe, or STRIPE_NO_DICT */
 	uint64	   *attr_dict_offset;
 	char	   *sorted_by;		/* orderby the rows are sorted by, or NULL */
@@ -45,14 +40,14 @@ typedef struct StripeMeta
 
 	/*
 	 * A listed stripe (stripe_meta_list) has its columns' arrays above,
-	 * attr_min to attr_dict_offset, decoded only when stripe_meta_columns
+	 * zone and attr_dict_offset, decoded only when stripe_meta_columns
 	 * asks for them, from its metadata row (meta_tid) as the snapshot it
 	 * was listed with sees it, and freed by stripe_meta_release_columns: a
 	 * scan keeps every stripe of the table, and those arrays are most of a
 	 * stripe's metadata on a wide table (8 kB a stripe of 100 columns).
 	 */
 	bool		columns_loaded;
-	MetaZoneMap *zone;			/* the allocation of all but the offsets */
+	void	   *zone_block;		/* the allocation of zone's arrays, or NULL */
 	ItemPointerData meta_tid;
 	Snapshot	snapshot;
 } StripeMeta;

@@ -78,16 +78,16 @@ already_sorted(Relation rel, List *stripes, const char *orderby,
 		if (!stripe_meta_columns(s))
 			return false;
 		if (s->sorted_by == NULL || strcmp(s->sorted_by, orderby) != 0 ||
-			a >= s->column_count || s->attr_null_count[a] > 0 ||
-			s->attr_min[a] == NULL || s->attr_max[a] == NULL ||
-			!zone_bounds_apply(attr, s->attr_type[a], s->attr_collation[a]))
+			a >= s->column_count || s->zone.null_count[a] > 0 ||
+			s->zone.min[a] == NULL || s->zone.max[a] == NULL ||
+			!zone_bounds_apply(attr, s->zone.type[a], s->zone.collation[a]))
 			return false;
 		if (prev != NULL)
 		{
 			Datum		prev_edge = zone_bound_deserialize(key->descending ?
-														   prev->attr_min[a] : prev->attr_max[a], attr);
+														   prev->zone.min[a] : prev->zone.max[a], attr);
 			Datum		edge = zone_bound_deserialize(key->descending ?
-													  s->attr_max[a] : s->attr_min[a], attr);
+													  s->zone.max[a] : s->zone.min[a], attr);
 			int			c = DatumGetInt32(FunctionCall2Coll(cmp, key->collation,
 															prev_edge, edge));
 

@@ -170,7 +170,7 @@ bounds_apply(ColReader *r, const StripeMeta *s, AttrNumber attno)
 {
 	return attno <= s->column_count &&
 		zone_bounds_apply(TupleDescAttr(r->desc, attno - 1),
-						  s->attr_type[attno - 1], s->attr_collation[attno - 1]);
+						  s->zone.type[attno - 1], s->zone.collation[attno - 1]);
 }
 
 /* zone: the reader, whose zone_stripe is the stripe under test */
@@ -182,9 +182,9 @@ stripe_stats(void *zone, AttrNumber attno, ZoneStats *stats)
 
 	if (!bounds_apply(r, s, attno))
 		return false;
-	stats->min = s->attr_min[attno - 1];
-	stats->max = s->attr_max[attno - 1];
-	stats->null_count = s->attr_null_count[attno - 1];
+	stats->min = s->zone.min[attno - 1];
+	stats->max = s->zone.max[attno - 1];
+	stats->null_count = s->zone.null_count[attno - 1];
 	stats->row_count = s->row_count;
 	return true;
 }

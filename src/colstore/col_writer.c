@@ -1140,14 +1140,14 @@ col_writer_write(ColWriter *w, Relation rel)
 	have_stripe_bounds = palloc0(sizeof(bool) * Max(natts, 1));
 	stripe_min = palloc0(sizeof(Datum) * Max(natts, 1));
 	stripe_max = palloc0(sizeof(Datum) * Max(natts, 1));
-	stripe.attr_min = palloc0(sizeof(bytea *) * Max(natts, 1));
-	stripe.attr_max = palloc0(sizeof(bytea *) * Max(natts, 1));
-	stripe.attr_null_count = palloc0(sizeof(uint64) * Max(natts, 1));
-	stripe.attr_type = palloc(sizeof(Oid) * Max(natts, 1));
-	stripe.attr_collation = palloc(sizeof(Oid) * Max(natts, 1));
+	stripe.zone.min = palloc0(sizeof(bytea *) * Max(natts, 1));
+	stripe.zone.max = palloc0(sizeof(bytea *) * Max(natts, 1));
+	stripe.zone.null_count = palloc0(sizeof(uint64) * Max(natts, 1));
+	stripe.zone.type = palloc(sizeof(Oid) * Max(natts, 1));
+	stripe.zone.collation = palloc(sizeof(Oid) * Max(natts, 1));
 	for (a = 0; a < natts; a++)
-		zone_bounds_signature(TupleDescAttr(w->tupdesc, a), &stripe.attr_type[a],
-							  &stripe.attr_collation[a]);
+		zone_bounds_signature(TupleDescAttr(w->tupdesc, a), &stripe.zone.type[a],
+							  &stripe.zone.collation[a]);
 	for (a = 0; a < natts; a++)
 	{
 		has_cmp[a] = zone_map_sortsupport(TupleDescAttr(w->tupdesc, a), &cmps[a]);
@@ -1222,7 +1222,7 @@ col_writer_write(ColWriter *w, Relation rel)
 			appendBinaryStringInfo(&stream, stored.data, stored.len);
 			MemoryContextReset(w->chunk_cxt);
 
-			stripe.attr_null_count[a] += c->null_count;
+			stripe.zone.null_count[a] += c->null_count;
 			if (has_cmp[a])
 			{
 				Datum		min = 0;
@@ -1246,7 +1246,7 @@ col_writer_write(ColWriter *w, Relation rel)
 			continue;
 		zone_bounds_serialize_pair(stripe_min[a], stripe_max[a],
 								   TupleDescAttr(w->tupdesc, a),
-								   &stripe.attr_min[a], &stripe.attr_max[a]);
+								   &stripe.zone.min[a], &stripe.zone.max[a]);
 	}
 	{
 		StorageMeta meta;

@@ -185,11 +185,11 @@ batch_stats(void *zone, AttrNumber attno, ZoneStats *stats)
 	/* bounds in another ordering than the column's (ALTER COLUMN TYPE) */
 	if (attno > b->column_count ||
 		!zone_bounds_apply(TupleDescAttr(r->desc, attno - 1),
-						   b->attr_type[attno - 1], b->attr_collation[attno - 1]))
+						   b->zone.type[attno - 1], b->zone.collation[attno - 1]))
 		return false;
-	stats->min = b->attr_min[attno - 1];
-	stats->max = b->attr_max[attno - 1];
-	stats->null_count = b->attr_null_count[attno - 1];
+	stats->min = b->zone.min[attno - 1];
+	stats->max = b->zone.max[attno - 1];
+	stats->null_count = b->zone.null_count[attno - 1];
 	stats->row_count = b->row_count;
 	return true;
 }

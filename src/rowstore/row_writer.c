@@ -569,16 +569,16 @@ batch_zone_map(RowWriter *w, BatchMeta *b)
 	uint32		r;
 	int			a;
 
-	b->attr_min = palloc0(sizeof(bytea *) * Max(natts, 1));
-	b->attr_max = palloc0(sizeof(bytea *) * Max(natts, 1));
-	b->attr_null_count = palloc0(sizeof(uint64) * Max(natts, 1));
-	b->attr_type = palloc(sizeof(Oid) * Max(natts, 1));
-	b->attr_collation = palloc(sizeof(Oid) * Max(natts, 1));
+	b->zone.min = palloc0(sizeof(bytea *) * Max(natts, 1));
+	b->zone.max = palloc0(sizeof(bytea *) * Max(natts, 1));
+	b->zone.null_count = palloc0(sizeof(uint64) * Max(natts, 1));
+	b->zone.type = palloc(sizeof(Oid) * Max(natts, 1));
+	b->zone.collation = palloc(sizeof(Oid) * Max(natts, 1));
 	for (a = 0; a < natts; a++)
 	{
 		ordered[a] = zone_map_sortsupport(TupleDescAttr(desc, a), &ssup[a]);
-		zone_bounds_signature(TupleDescAttr(desc, a), &b->attr_type[a],
-							  &b->attr_collation[a]);
+		zone_bounds_signature(TupleDescAttr(desc, a), &b->zone.type[a],
+							  &b->zone.collation[a]);
 	}
 	for (r = 0; r < 2; r++)
 	{
@@ -609,7 +609,7 @@ batch_zone_map(RowWriter *w, BatchMeta *b)
 			Datum		hi;
 
 			for (k = 0; k < n; k++)
-				b->attr_null_count[a] += isnull[k][a] ? 1 : 0;
+				b->zone.null_count[a] += isnull[k][a] ? 1 : 0;
 			if (!ordered[a])
 				continue;
 			if (n == 2 && !isnull[0][a] && !isnull[1][a])
@@ -636,7 +636,7 @@ batch_zone_map(RowWriter *w, BatchMeta *b)
 	{
 		if (have[a])
 			zone_bounds_serialize_pair(min[a], max[a], TupleDescAttr(desc, a),
-									   &b->attr_min[a], &b->attr_max[a]);
+									   &b->zone.min[a], &b->zone.max[a]);
 	}
 }
 
