@@ -112,7 +112,7 @@ flatten_stripe(const StripeMeta *src)
 	s->cids = meta_flat_copy(&at, src->cids, sizeof(CidRun) * src->ncids);
 	if (src->sorted_by != NULL)
 		s->sorted_by = meta_flat_copy(&at, src->sorted_by,
-								 strlen(src->sorted_by) + 1);
+									  strlen(src->sorted_by) + 1);
 	return s;
 }
 
@@ -123,10 +123,9 @@ flatten_stripe(const StripeMeta *src)
 static void
 decode_columns(StripeMeta *s, const Datum *values)
 {
-	int			n;
-
 	MetaZoneMap *zone = meta_zone_map_values(&values[Anum_stripe_attr_min - 1],
 											 s->column_count);
+	int			n;
 
 	if (zone == NULL)
 		meta_corrupted("stripe", s->storage_id, "malformed zone map");
