@@ -29,6 +29,7 @@
 #include "pgstat.h"
 #include "storage/procarray.h"
 #include "storage/smgr.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
@@ -385,8 +386,15 @@ storage_am_estimate_size(const StorageAm *am, Relation rel,
 	else
 	{
 		Snapshot	snapshot = RegisterSnapshot(GetLatestSnapshot());
+		MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
+												  "storage_engine row count",
+												  ALLOCSET_DEFAULT_SIZES);
+		MemoryContext old = MemoryContextSwitchTo(cxt);
 
+		/* the planner's context would keep the stream list to the end */
 		*tuples = (double) am->count_rows(rel, snapshot);
+		MemoryContextSwitchTo(old);
+		MemoryContextDelete(cxt);
 		UnregisterSnapshot(snapshot);
 	}
 	/* rows this transaction loaded and buffers (COPY, CREATE TABLE AS) */

@@ -254,6 +254,23 @@ BEGIN
 	END LOOP;
 END $$;
 CALL sc_insert_each(1000);
+-- planning a query of the table, not analyzed yet, counts its rows without
+-- keeping the list it counted them from (EXPLAIN shows planning memory
+-- from PostgreSQL 17 on)
+DO $$
+DECLARE
+	line text;
+	used int := 0;
+BEGIN
+	IF current_setting('server_version_num')::int >= 170000 THEN
+		FOR line IN EXECUTE 'EXPLAIN (MEMORY, COSTS OFF) SELECT * FROM sc_many' LOOP
+			IF line ~ 'Memory: used=' THEN
+				used := substring(line from 'used=([0-9]+)kB')::int;
+			END IF;
+		END LOOP;
+	END IF;
+	RAISE NOTICE 'planning memory under 100 kB: %', used < 100;
+END $$;
 SELECT count(*) AS stripes FROM engine.colcompress_stripes
  WHERE relation = 'sc_many'::regclass;
 BEGIN;
