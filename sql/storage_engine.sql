@@ -373,11 +373,15 @@ COMMENT ON PROCEDURE engine.rowcompress_repack(regclass)
 -- heap_lock_tuple, and DELETE/UPDATE replace it with heap_update by a
 -- tombstone (successor 0: deleted; otherwise the row number of the new
 -- version, which is how a waiting UPDATE follows the row).  A snapshot
--- sees the row exactly when it sees the first version.
+-- sees the row exactly when it sees the first version.  An UPDATE that
+-- goes through FOR KEY SHARE lockers (foreign key checks) creates the new
+-- version's first mark at once, with predecessor = the old row, so that a
+-- DELETE of the new version finds the old one's lockers and waits for them.
 CREATE TABLE engine.row_mark (
 	storage_id bigint NOT NULL,
 	row_number bigint NOT NULL,
-	successor bigint
+	successor bigint,
+	predecessor bigint
 );
 CREATE INDEX row_mark_key ON engine.row_mark (storage_id, row_number);
 GRANT SELECT ON engine.row_mark TO PUBLIC;

@@ -29,12 +29,15 @@
 #include "access/genam.h"
 #include "access/heapam.h"
 #include "access/htup_details.h"
+#include "access/multixact.h"
 #include "access/stratnum.h"
 #include "access/table.h"
 #include "access/xact.h"
 #include "catalog/indexing.h"
+#include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
+#include "storage/procarray.h"
 #include "utils/fmgroids.h"
 #include "utils/snapmgr.h"
 
@@ -45,13 +48,15 @@
 #define Anum_row_mark_storage_id	1
 #define Anum_row_mark_row_number	2
 #define Anum_row_mark_successor		3
-#define Natts_row_mark				3
+#define Anum_row_mark_predecessor	4
+#define Natts_row_mark				4
 
 /* What the marks of one row say, for a writer. */
 typedef struct MarkState
 {
 	bool		has_original;
 	ItemPointerData original;	/* TID in engine.row_mark */
+	uint64		predecessor;	/* the original's, or 0 (see key_sharers) */
 	bool		retired;		/* no original left: a committed tombstone */
 	uint64		successor;
 } MarkState;
@@ -112,6 +117,16 @@ tuple_successor(HeapTuple tuple, TupleDesc desc, uint64 *successor)
 	return tombstone_successor(tuple, desc, successor, false);
 }
 
+/* The row version the mark's row replaced, when linked, or 0. */
+static uint64
+mark_predecessor(HeapTuple tuple, TupleDesc desc)
+{
+	bool		isnull;
+	Datum		d = heap_getattr(tuple, Anum_row_mark_predecessor, desc, &isnull);
+
+	return isnull ? 0 : (uint64) DatumGetInt64(d);
+}
+
 /*
  * The row's original mark, in any state, and when it is gone the
  * successor its committed (or our own) tombstone names.
@@ -134,6 +149,7 @@ find_marks(Relation markrel, uint64 storage_id, uint64 rownum, MarkState *st)
 		{
 			st->has_original = true;
 			st->original = tuple->t_self;
+			st->predecessor = mark_predecessor(tuple, RelationGetDescr(markrel));
 			break;
 		}
 	}
@@ -169,21 +185,27 @@ range_keys(ScanKey keys, uint64 storage_id, uint64 first, uint64 last)
 
 static HeapTuple
 form_mark(Relation markrel, uint64 storage_id, uint64 rownum,
-		  bool has_successor, uint64 successor)
+		  bool has_successor, uint64 successor, uint64 predecessor)
 {
 	Datum		values[Natts_row_mark];
-	bool		nulls[Natts_row_mark] = {false, false, !has_successor};
+	bool		nulls[Natts_row_mark] = {false, false, !has_successor,
+	predecessor == 0};
 
 	values[0] = Int64GetDatum((int64) storage_id);
 	values[1] = Int64GetDatum((int64) rownum);
 	values[2] = Int64GetDatum((int64) successor);
+	values[3] = Int64GetDatum((int64) predecessor);
 	return heap_form_tuple(RelationGetDescr(markrel), values, nulls);
 }
 
-/* Finds the row's marks, creating its original when it has none. */
+/*
+ * Finds the row's marks, creating its original when it has none, linked to
+ * predecessor (0: none).
+ */
 static void
 ensure_original(Relation markrel, Relation rel, uint64 storage_id,
-				uint64 rownum, CommandId cid, MarkState *st)
+				uint64 rownum, CommandId cid, uint64 predecessor,
+				MarkState *st)
 {
 	ItemPointerData tid;
 
@@ -197,12 +219,14 @@ ensure_original(Relation markrel, Relation rel, uint64 storage_id,
 	find_marks(markrel, storage_id, rownum, st);
 	if (!st->has_original && !st->retired)
 	{
-		HeapTuple	tuple = form_mark(markrel, storage_id, rownum, false, 0);
+		HeapTuple	tuple = form_mark(markrel, storage_id, rownum, false, 0,
+									  predecessor);
 
 		heap_insert(markrel, tuple, cid, HEAP_INSERT_FROZEN, NULL);
 		meta_index_insert(markrel, tuple);
 		st->has_original = true;
 		st->original = tuple->t_self;
+		st->predecessor = predecessor;
 	}
 	UnlockTuple(rel, &tid, ExclusiveLock);
 }
@@ -252,20 +276,142 @@ retired_result(const MarkState *st, uint64 rownum, TM_FailureData *tmfd,
 	return retired_as(st->successor, rownum, tmfd);
 }
 
+/*
+ * heap_lock_tuple of the mark at tid, for a row of rel.  NOWAIT's error is
+ * raised here: heap's would name the mark table.
+ */
 static TM_Result
-lock_original(Relation markrel, const MarkState *st, CommandId cid,
-			  LockTupleMode mode, LockWaitPolicy wait_policy,
-			  TM_FailureData *tmfd)
+lock_mark(Relation markrel, Relation rel, ItemPointer tid, CommandId cid,
+		  LockTupleMode mode, LockWaitPolicy wait_policy,
+		  TM_FailureData *tmfd)
 {
 	HeapTupleData tuple;
 	Buffer		buffer;
 	TM_Result	result;
 
-	tuple.t_self = st->original;
-	result = heap_lock_tuple(markrel, &tuple, cid, mode, wait_policy, false,
-							 &buffer, tmfd);
+	tuple.t_self = *tid;
+	result = heap_lock_tuple(markrel, &tuple, cid, mode,
+							 wait_policy == LockWaitError ? LockWaitSkip :
+							 wait_policy, false, &buffer, tmfd);
 	ReleaseBuffer(buffer);
+	if (result == TM_WouldBlock && wait_policy == LockWaitError)
+		ereport(ERROR,
+				(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+				 errmsg("could not obtain lock on row in relation \"%s\"",
+						RelationGetRelationName(rel))));
 	return result;
+}
+
+/*
+ * FOR KEY SHARE lockers of earlier versions.
+ *
+ * A foreign key check holds the referenced row FOR KEY SHARE, and an update
+ * of other columns goes through that lock, as on heap: the mark's
+ * heap_update carries the lockers onto the tombstone, as heap carries them
+ * onto a row's new version.  But the row's new version here is another
+ * row (another row number), with marks of its own, which the lock does not
+ * reach: a DELETE of it, or a change of its key, must still wait for the
+ * check, or its cascade would miss the referencing row the check lets in.
+ * So such an update links the new version to the old: it creates the new
+ * row's original with predecessor = the old row, and a tombstone keeps its
+ * original's predecessor.  An exclusive lock of a row (DELETE, a key
+ * update, FOR UPDATE) first locks, exclusively, every tombstone along the
+ * links whose lockers may still run, which waits for them as heap_delete
+ * waits for the lockers on its tuple.  Links are made only while lockers
+ * of the old version or of one before it may run, so a chain lasts no
+ * longer than the checks that hold it.
+ */
+typedef struct Tombstone
+{
+	ItemPointerData tid;
+	uint64		predecessor;
+	bool		lockers;		/* its lockers may still run */
+} Tombstone;
+
+/* May a locker in the tuple's xmax still run? */
+static bool
+lockers_may_run(HeapTupleHeader header)
+{
+	TransactionId xmax = HeapTupleHeaderGetRawXmax(header);
+
+	if ((header->t_infomask & HEAP_XMAX_INVALID) ||
+		!HEAP_XMAX_IS_LOCKED_ONLY(header->t_infomask))
+		return false;
+	if (header->t_infomask & HEAP_XMAX_IS_MULTI)
+		return MultiXactIdIsRunning(xmax, true);
+	return TransactionIdIsInProgress(xmax);
+}
+
+/* The committed (or our own) tombstone of rownum, if any. */
+static bool
+find_tombstone(Relation markrel, uint64 storage_id, uint64 rownum,
+			   Tombstone *t)
+{
+	ScanKeyData keys[2];
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	uint64		successor;
+	bool		found = false;
+
+	scan = systable_beginscan(markrel, meta_table_relid("row_mark_key"), true,
+							  SnapshotSelf, row_keys(keys, storage_id, rownum),
+							  keys);
+	while (!found && HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		if (!tombstone_successor(tuple, RelationGetDescr(markrel), &successor,
+								 true))
+			continue;
+		found = true;
+		t->tid = tuple->t_self;
+		t->predecessor = mark_predecessor(tuple, RelationGetDescr(markrel));
+		t->lockers = lockers_may_run(tuple->t_data);
+	}
+	systable_endscan(scan);
+	return found;
+}
+
+/* May lockers of an earlier version linked from predecessor still run? */
+static bool
+key_sharers_may_run(Relation markrel, uint64 storage_id, uint64 predecessor)
+{
+	Tombstone	t;
+
+	for (; predecessor != 0; predecessor = t.predecessor)
+	{
+		if (!find_tombstone(markrel, storage_id, predecessor, &t))
+			break;
+		if (t.lockers)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Waits for the lockers of the earlier versions linked from predecessor by
+ * locking their tombstones exclusively; TM_WouldBlock under SKIP LOCKED.
+ */
+static TM_Result
+wait_for_key_sharers(Relation markrel, Relation rel, uint64 storage_id,
+					 uint64 predecessor, CommandId cid,
+					 LockWaitPolicy wait_policy, TM_FailureData *tmfd)
+{
+	Tombstone	t;
+
+	for (; predecessor != 0; predecessor = t.predecessor)
+	{
+		TM_Result	result;
+
+		CHECK_FOR_INTERRUPTS();
+		if (!find_tombstone(markrel, storage_id, predecessor, &t))
+			break;
+		if (!t.lockers)
+			continue;
+		result = lock_mark(markrel, rel, &t.tid, cid, LockTupleExclusive,
+						   wait_policy, tmfd);
+		if (result == TM_WouldBlock)
+			return result;
+	}
+	return TM_Ok;
 }
 
 TM_Result
@@ -277,12 +423,18 @@ row_mark_lock(Relation rel, uint64 storage_id, uint64 rownum, CommandId cid,
 	MarkState	st;
 	TM_Result	result;
 
-	ensure_original(markrel, rel, storage_id, rownum, cid, &st);
+	ensure_original(markrel, rel, storage_id, rownum, cid, 0, &st);
 	if (!st.has_original)
 		result = retired_result(&st, rownum, tmfd, successor);
 	else
 	{
-		result = lock_original(markrel, &st, cid, mode, wait_policy, tmfd);
+		result = TM_Ok;
+		if (mode == LockTupleExclusive)
+			result = wait_for_key_sharers(markrel, rel, storage_id, st.predecessor,
+										  cid, wait_policy, tmfd);
+		if (result == TM_Ok)
+			result = lock_mark(markrel, rel, &st.original, cid, mode,
+							   wait_policy, tmfd);
 		result = translate_failure(markrel, result, rownum, tmfd, successor);
 	}
 	table_close(markrel, NoLock);
@@ -298,7 +450,7 @@ row_mark_retire(Relation rel, uint64 storage_id, uint64 rownum,
 	MarkState	st;
 	TM_Result	result;
 
-	ensure_original(markrel, rel, storage_id, rownum, cid, &st);
+	ensure_original(markrel, rel, storage_id, rownum, cid, 0, &st);
 	if (!st.has_original)
 	{
 		table_close(markrel, NoLock);
@@ -308,22 +460,41 @@ row_mark_retire(Relation rel, uint64 storage_id, uint64 rownum,
 	/*
 	 * heap_update of a mark takes only the no-key lock (the mark table has
 	 * no keys); a change that must exclude FOR KEY SHARE lockers takes the
-	 * stronger lock first.
+	 * stronger lock first, after those of earlier versions (key_sharers).
 	 */
 	result = TM_Ok;
 	if (lockmode == LockTupleExclusive)
-		result = lock_original(markrel, &st, cid, LockTupleExclusive,
-							   wait ? LockWaitBlock : LockWaitError, tmfd);
+	{
+		LockWaitPolicy policy = wait ? LockWaitBlock : LockWaitError;
+
+		result = wait_for_key_sharers(markrel, rel, storage_id, st.predecessor,
+									  cid, policy, tmfd);
+		if (result == TM_Ok)
+			result = lock_mark(markrel, rel, &st.original, cid,
+							   LockTupleExclusive, policy, tmfd);
+	}
 	if (result == TM_Ok)
 	{
 		HeapTuple	tombstone = form_mark(markrel, storage_id, rownum, true,
-										  successor);
+										  successor, st.predecessor);
 		LockTupleMode ignored;
 
 		result = compat_heap_update(markrel, &st.original, tombstone, cid,
 									crosscheck, wait, tmfd, &ignored);
 		if (result == TM_Ok && !HeapTupleIsHeapOnly(tombstone))
 			meta_index_insert(markrel, tombstone);
+
+		/* lockers carried to the tombstone, or of a version before */
+		if (result == TM_Ok && lockmode != LockTupleExclusive &&
+			ROW_MARK_IS_ROW(successor) &&
+			(lockers_may_run(tombstone->t_data) ||
+			 key_sharers_may_run(markrel, storage_id, st.predecessor)))
+		{
+			MarkState	next;
+
+			ensure_original(markrel, rel, storage_id, successor, cid, rownum,
+							&next);
+		}
 	}
 	result = translate_failure(markrel, result, rownum, tmfd, NULL);
 	table_close(markrel, NoLock);

@@ -39,6 +39,11 @@
  */
 #define ROW_MARK_MOVED		(PG_INT64_MAX - 1)
 
+/* Does a tombstone's successor name the row's new version? */
+#define ROW_MARK_IS_ROW(successor) \
+	((successor) != ROW_MARK_DELETED && (successor) != ROW_MARK_KILLED && \
+	 (successor) != ROW_MARK_MOVED)
+
 /*
  * Does snapshot see the row (as far as deletes and updates go)?  A
  * SnapshotDirty learns in xmax the transaction deleting it, if in
@@ -68,7 +73,9 @@ extern TM_Result row_mark_lock(Relation rel, uint64 storage_id, uint64 rownum,
  * Ends the row's life: deleted (successor ROW_MARK_DELETED) or replaced by
  * row number successor.  lockmode is the row lock the change needs
  * (LockTupleExclusive when key columns change or the row goes, so that
- * FOR KEY SHARE lockers, such as foreign key checks, hold it off).
+ * FOR KEY SHARE lockers, such as foreign key checks, hold it off, also
+ * those of the versions it replaced; otherwise an update goes through
+ * them and links its new version to this one, see row_marks.c).
  * Results as row_mark_lock's.
  */
 extern TM_Result row_mark_retire(Relation rel, uint64 storage_id,

@@ -1041,6 +1041,41 @@ storage_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
 	return result;
 }
 
+/* Does the update change a column of a unique index (a key column)? */
+static bool
+changes_key(Relation rel, ItemPointer otid, TupleTableSlot *newslot)
+{
+	Bitmapset  *keys = RelationGetIndexAttrBitmap(rel, INDEX_ATTR_BITMAP_KEY);
+	RowFetch   *f;
+	TupleTableSlot *old;
+	int			attno = -1;
+
+	if (bms_is_empty(keys))
+		return false;
+	f = row_fetch_for(rel);
+	old = f->scratch;
+	if (!fetch_row(rel, tid_to_row_number(otid), SnapshotAny, old, false, NULL))
+		return true;
+	slot_getallattrs(old);
+	slot_getallattrs(newslot);
+	while ((attno = bms_next_member(keys, attno)) >= 0)
+	{
+		int			i = attno + FirstLowInvalidHeapAttributeNumber - 1;
+		Form_pg_attribute att;
+
+		if (i < 0)
+			continue;
+		att = TupleDescAttr(RelationGetDescr(rel), i);
+		if (old->tts_isnull[i] != newslot->tts_isnull[i])
+			return true;
+		if (!old->tts_isnull[i] &&
+			!datumIsEqual(old->tts_values[i], newslot->tts_values[i],
+						  att->attbyval, att->attlen))
+			return true;
+	}
+	return false;
+}
+
 TM_Result
 storage_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 					 CommandId cid, Snapshot snapshot, Snapshot crosscheck,
@@ -1059,15 +1094,12 @@ storage_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	refuse_retired_row(rel, tid_to_row_number(otid));
 	CheckForSerializableConflictIn(rel, otid, ItemPointerGetBlockNumber(otid));
 	/*
-	 * Every update excludes FOR KEY SHARE lockers, as heap's updates of key
-	 * columns do.  Heap lets an update of other columns through them
-	 * because their lock stays on the row's new version; ours is a new row
-	 * (a new row number), which their lock does not reach: a DELETE of it
-	 * would not wait for a foreign key check holding the old one, and its
-	 * cascade (or NO ACTION check) would miss the referencing row that
-	 * check lets in, which then commits without its parent.
+	 * As on heap, an update of other columns than a unique index's goes
+	 * through FOR KEY SHARE lockers; the row's new version is linked to
+	 * this one so that its DELETE still waits for them (row_marks.c).
 	 */
-	*lockmode = LockTupleExclusive;
+	*lockmode = changes_key(rel, otid, slot) ? LockTupleExclusive :
+		LockTupleNoKeyExclusive;
 
 	/*
 	 * The tombstone names the new version's row number, so that a waiting
