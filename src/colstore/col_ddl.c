@@ -2,8 +2,8 @@
  *
  * col_ddl.c
  *	  Storage lifecycle of colcompress relations: the colcompress record
- *	  of the lifecycle shared with rowcompress (format/storage_am.c), and
- *	  the table-AM callbacks that forward to it.
+ *	  of the lifecycle shared with rowcompress (format/storage_am.c, whose
+ *	  functions are the table-AM callbacks of both).
  *
  *-------------------------------------------------------------------------
  */
@@ -164,52 +164,3 @@ const StorageAm colcompress_storage_am = {
 	.delete_stream = delete_stream,
 	.stream_row_limit = stream_row_limit,
 };
-
-void
-col_set_new_storage(Relation rel, const CompatRelFileLocator *newlocator,
-					char persistence, TransactionId *freezeXid,
-					MultiXactId *minmulti)
-{
-	storage_am_set_new_storage(&colcompress_storage_am, rel, newlocator,
-							   persistence, freezeXid, minmulti);
-}
-
-void
-col_nontransactional_truncate(Relation rel)
-{
-	storage_am_nontransactional_truncate(&colcompress_storage_am, rel);
-}
-
-void
-col_copy_data(Relation rel, const CompatRelFileLocator *newlocator)
-{
-	storage_am_copy_data(rel, newlocator);
-}
-
-void
-col_copy_for_cluster(Relation OldTable, Relation NewTable, Relation OldIndex,
-					 bool use_sort, TransactionId OldestXmin,
-					 TransactionId *xid_cutoff, MultiXactId *multi_cutoff,
-					 double *num_tuples, double *tups_vacuumed,
-					 double *tups_recently_dead)
-{
-	storage_am_copy_for_cluster(&colcompress_storage_am, OldTable, NewTable,
-								OldIndex, use_sort, OldestXmin, xid_cutoff,
-								multi_cutoff, num_tuples, tups_vacuumed,
-								tups_recently_dead);
-}
-
-void
-col_vacuum(Relation rel, struct VacuumParams *params,
-		   BufferAccessStrategy bstrategy)
-{
-	storage_am_vacuum(&colcompress_storage_am, rel, params, bstrategy);
-}
-
-void
-col_estimate_size(Relation rel, int32 *attr_widths, BlockNumber *pages,
-				  double *tuples, double *allvisfrac)
-{
-	storage_am_estimate_size(&colcompress_storage_am, rel, attr_widths, pages,
-							 tuples, allvisfrac);
-}

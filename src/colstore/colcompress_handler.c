@@ -2,8 +2,9 @@
  *
  * colcompress_handler.c
  *	  The colcompress table access method: the callback table, forwarding
- *	  to the modules that do the work (col_scan, col_writer, col_ddl, and
- *	  storage_am_rows for rows by TID, bitmap and TABLESAMPLE scans).
+ *	  to the modules that do the work (col_scan, col_writer, col_ddl, storage_am for
+ *	  the storage lifecycle, and storage_am_rows for rows by TID, bitmap
+ *	  and TABLESAMPLE scans).
  *
  *-------------------------------------------------------------------------
  */
@@ -14,7 +15,6 @@
 #include "fmgr.h"
 #include "utils/rel.h"
 
-#include "colstore/col_ddl.h"
 #include "colstore/col_scan.h"
 #include "colstore/col_tableam.h"
 #include "colstore/col_writer.h"
@@ -27,25 +27,6 @@ static const TupleTableSlotOps *
 col_slot_callbacks(Relation rel)
 {
 	return storage_slot_virtual_ops();
-}
-
-static void
-col_finish_bulk_insert(Relation rel, int options)
-{
-	storage_am_finish_bulk_insert(rel);
-}
-
-static bool
-col_relation_needs_toast_table(Relation rel)
-{
-	/* wide values are compressed inside the column chunks */
-	return false;
-}
-
-static Oid
-col_relation_toast_am(Relation rel)
-{
-	return InvalidOid;
 }
 
 static const TableAmRoutine colcompress_methods = {
@@ -79,22 +60,22 @@ static const TableAmRoutine colcompress_methods = {
 	.tuple_delete = storage_tuple_delete,
 	.tuple_update = storage_tuple_update,
 	.tuple_lock = storage_tuple_lock,
-	.finish_bulk_insert = col_finish_bulk_insert,
+	.finish_bulk_insert = storage_am_finish_bulk_insert,
 
-	.COMPAT_TAM_SET_NEW_STORAGE = col_set_new_storage,
-	.relation_nontransactional_truncate = col_nontransactional_truncate,
-	.relation_copy_data = col_copy_data,
-	.relation_copy_for_cluster = col_copy_for_cluster,
-	.relation_vacuum = col_vacuum,
+	.COMPAT_TAM_SET_NEW_STORAGE = storage_am_set_new_storage,
+	.relation_nontransactional_truncate = storage_am_nontransactional_truncate,
+	.relation_copy_data = storage_am_copy_data,
+	.relation_copy_for_cluster = storage_am_copy_for_cluster,
+	.relation_vacuum = storage_am_vacuum,
 	.scan_analyze_next_block = col_scan_analyze_next_block,
 	.scan_analyze_next_tuple = col_scan_analyze_next_tuple,
 	.index_build_range_scan = storage_index_build_range_scan,
 	.index_validate_scan = storage_index_validate_scan,
 
 	.relation_size = table_block_relation_size,
-	.relation_needs_toast_table = col_relation_needs_toast_table,
-	.relation_toast_am = col_relation_toast_am,
-	.relation_estimate_size = col_estimate_size,
+	.relation_needs_toast_table = storage_am_needs_toast_table,
+	.relation_toast_am = storage_am_toast_am,
+	.relation_estimate_size = storage_am_estimate_size,
 
 #ifdef COMPAT_TAM_BITMAP_ITERATES
 	.scan_bitmap_next_tuple = storage_scan_bitmap_next_tuple,

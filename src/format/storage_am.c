@@ -77,11 +77,12 @@ forget_storage(const StorageAm *am, Relation rel)
 }
 
 void
-storage_am_set_new_storage(const StorageAm *am, Relation rel,
+storage_am_set_new_storage(Relation rel,
 						   const CompatRelFileLocator *newlocator,
 						   char persistence, TransactionId *freezeXid,
 						   MultiXactId *minmulti)
 {
+	const StorageAm *am = storage_am_for(rel);
 	SMgrRelation srel;
 
 	/*
@@ -113,18 +114,30 @@ storage_am_set_new_storage(const StorageAm *am, Relation rel,
  * 40 partitions: 18,000 stripes for 200,000 rows).
  */
 void
-storage_am_finish_bulk_insert(Relation rel)
+storage_am_finish_bulk_insert(Relation rel, int options)
 {
 	if (rel->rd_createSubid != InvalidSubTransactionId &&
 		strncmp(RelationGetRelationName(rel), "pg_temp_", 8) == 0)
 		pending_flush_for_read(rel);
 }
 
+bool
+storage_am_needs_toast_table(Relation rel)
+{
+	return false;
+}
+
+Oid
+storage_am_toast_am(Relation rel)
+{
+	return InvalidOid;
+}
+
 void
-storage_am_nontransactional_truncate(const StorageAm *am, Relation rel)
+storage_am_nontransactional_truncate(Relation rel)
 {
 	pending_forget(rel);
-	forget_storage(am, rel);
+	forget_storage(storage_am_for(rel), rel);
 	RelationTruncate(rel, 0);
 }
 
@@ -201,13 +214,14 @@ copy_seen_by_all(Relation OldTable, TransactionId OldestXmin)
  * writer then keeps that order instead of sorting stripes by orderby.
  */
 void
-storage_am_copy_for_cluster(const StorageAm *am, Relation OldTable,
-							Relation NewTable, Relation OldIndex,
-							bool use_sort, TransactionId OldestXmin,
+storage_am_copy_for_cluster(Relation OldTable, Relation NewTable,
+							Relation OldIndex, bool use_sort,
+							TransactionId OldestXmin,
 							TransactionId *xid_cutoff,
 							MultiXactId *multi_cutoff, double *num_tuples,
 							double *tups_vacuumed, double *tups_recently_dead)
 {
+	const StorageAm *am = storage_am_for(OldTable);
 	/*
 	 * Taken now, holding the table's exclusive lock: VACUUM FULL's and
 	 * CLUSTER's own snapshots were taken before they waited for it, and
@@ -369,10 +383,11 @@ storage_am_write_stream(Relation rel, uint64 storage_id, const char *data,
  * or just loaded, and a density of zero would plan it as empty for good.
  */
 void
-storage_am_estimate_size(const StorageAm *am, Relation rel,
-						 int32 *attr_widths, BlockNumber *pages,
-						 double *tuples, double *allvisfrac)
+storage_am_estimate_size(Relation rel, int32 *attr_widths,
+						 BlockNumber *pages, double *tuples,
+						 double *allvisfrac)
 {
+	const StorageAm *am = storage_am_for(rel);
 	BlockNumber relpages = rel->rd_rel->relpages;
 	double		reltuples = rel->rd_rel->reltuples;
 

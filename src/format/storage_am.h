@@ -126,7 +126,11 @@ extern void storage_scan_end_rows(TableScanDesc scan);
  */
 extern void storage_am_refuse_if_published(const StorageAm *am, Relation rel);
 
-extern void storage_am_set_new_storage(const StorageAm *am, Relation rel,
+/*
+ * The storage lifecycle's table-AM callbacks, the same for both access
+ * methods (each finds its StorageAm through storage_am_for).
+ */
+extern void storage_am_set_new_storage(Relation rel,
 									   const CompatRelFileLocator *newlocator,
 									   char persistence,
 									   TransactionId *freezeXid,
@@ -135,14 +139,15 @@ extern void storage_am_set_new_storage(const StorageAm *am, Relation rel,
  * table_finish_bulk_insert: writes the buffered rows of a table rewrite's
  * transient table, which must reach storage before the swap.
  */
-extern void storage_am_finish_bulk_insert(Relation rel);
+extern void storage_am_finish_bulk_insert(Relation rel, int options);
+/* Wide values are compressed inside the stripes or batches: no TOAST. */
+extern bool storage_am_needs_toast_table(Relation rel);
+extern Oid	storage_am_toast_am(Relation rel);
 
-extern void storage_am_nontransactional_truncate(const StorageAm *am,
-												 Relation rel);
+extern void storage_am_nontransactional_truncate(Relation rel);
 extern void storage_am_copy_data(Relation rel,
 								 const CompatRelFileLocator *newlocator);
-extern void storage_am_copy_for_cluster(const StorageAm *am,
-										Relation OldTable, Relation NewTable,
+extern void storage_am_copy_for_cluster(Relation OldTable, Relation NewTable,
 										Relation OldIndex, bool use_sort,
 										TransactionId OldestXmin,
 										TransactionId *xid_cutoff,
@@ -216,12 +221,11 @@ extern void storage_vacuum_reclaim(const StorageAm *am, Relation rel,
 								   double tuples,
 								   BufferAccessStrategy bstrategy);
 
-extern void storage_am_vacuum(const StorageAm *am, Relation rel,
-							  struct VacuumParams *params,
+extern void storage_am_vacuum(Relation rel, struct VacuumParams *params,
 							  BufferAccessStrategy bstrategy);
-extern void storage_am_estimate_size(const StorageAm *am, Relation rel,
-									 int32 *attr_widths, BlockNumber *pages,
-									 double *tuples, double *allvisfrac);
+extern void storage_am_estimate_size(Relation rel, int32 *attr_widths,
+									 BlockNumber *pages, double *tuples,
+									 double *allvisfrac);
 
 /*
  * The common start of a table-AM scan: writes this transaction's buffered

@@ -361,9 +361,10 @@ live_rows(const StorageAm *am, Relation rel, Snapshot snapshot)
 }
 
 void
-storage_am_vacuum(const StorageAm *am, Relation rel,
-				  struct VacuumParams *params, BufferAccessStrategy bstrategy)
+storage_am_vacuum(Relation rel, struct VacuumParams *params,
+				  BufferAccessStrategy bstrategy)
 {
+	const StorageAm *am = storage_am_for(rel);
 	double		tuples;
 	List	   *indexes = RelationGetIndexList(rel);
 

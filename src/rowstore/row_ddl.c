@@ -2,8 +2,8 @@
  *
  * row_ddl.c
  *	  Storage lifecycle of rowcompress relations: the rowcompress record
- *	  of the lifecycle shared with colcompress (format/storage_am.c), and
- *	  the table-AM callbacks that forward to it.
+ *	  of the lifecycle shared with colcompress (format/storage_am.c, whose
+ *	  functions are the table-AM callbacks of both).
  *
  *-------------------------------------------------------------------------
  */
@@ -128,52 +128,3 @@ const StorageAm rowcompress_storage_am = {
 	.delete_stream = batch_meta_delete_batch,
 	.stream_row_limit = stream_row_limit,
 };
-
-void
-row_set_new_storage(Relation rel, const CompatRelFileLocator *newlocator,
-					char persistence, TransactionId *freezeXid,
-					MultiXactId *minmulti)
-{
-	storage_am_set_new_storage(&rowcompress_storage_am, rel, newlocator,
-							   persistence, freezeXid, minmulti);
-}
-
-void
-row_nontransactional_truncate(Relation rel)
-{
-	storage_am_nontransactional_truncate(&rowcompress_storage_am, rel);
-}
-
-void
-row_copy_data(Relation rel, const CompatRelFileLocator *newlocator)
-{
-	storage_am_copy_data(rel, newlocator);
-}
-
-void
-row_copy_for_cluster(Relation OldTable, Relation NewTable, Relation OldIndex,
-					 bool use_sort, TransactionId OldestXmin,
-					 TransactionId *xid_cutoff, MultiXactId *multi_cutoff,
-					 double *num_tuples, double *tups_vacuumed,
-					 double *tups_recently_dead)
-{
-	storage_am_copy_for_cluster(&rowcompress_storage_am, OldTable, NewTable,
-								OldIndex, use_sort, OldestXmin, xid_cutoff,
-								multi_cutoff, num_tuples, tups_vacuumed,
-								tups_recently_dead);
-}
-
-void
-row_vacuum(Relation rel, struct VacuumParams *params,
-		   BufferAccessStrategy bstrategy)
-{
-	storage_am_vacuum(&rowcompress_storage_am, rel, params, bstrategy);
-}
-
-void
-row_estimate_size(Relation rel, int32 *attr_widths, BlockNumber *pages,
-				  double *tuples, double *allvisfrac)
-{
-	storage_am_estimate_size(&rowcompress_storage_am, rel, attr_widths, pages,
-							 tuples, allvisfrac);
-}

@@ -2,8 +2,9 @@
  *
  * rowcompress_handler.c
  *	  The rowcompress table access method: the callback table, forwarding
- *	  to the modules that do the work (row_scan, row_writer, row_ddl, and
- *	  storage_am_rows for rows by TID, bitmap and TABLESAMPLE scans).
+ *	  to the modules that do the work (row_scan, row_writer, row_ddl, storage_am for
+ *	  the storage lifecycle, and storage_am_rows for rows by TID, bitmap
+ *	  and TABLESAMPLE scans).
  *
  *-------------------------------------------------------------------------
  */
@@ -16,7 +17,6 @@
 #include "format/pending_writes.h"
 #include "format/storage_am.h"
 #include "format/storage_slots.h"
-#include "rowstore/row_ddl.h"
 #include "rowstore/row_scan.h"
 #include "rowstore/row_tableam.h"
 #include "rowstore/row_writer.h"
@@ -30,25 +30,6 @@ static const TupleTableSlotOps *
 row_slot_callbacks(Relation rel)
 {
 	return storage_slot_minimal_ops();
-}
-
-static void
-row_finish_bulk_insert(Relation rel, int options)
-{
-	storage_am_finish_bulk_insert(rel);
-}
-
-static bool
-row_relation_needs_toast_table(Relation rel)
-{
-	/* wide values are compressed inside the batches */
-	return false;
-}
-
-static Oid
-row_relation_toast_am(Relation rel)
-{
-	return InvalidOid;
 }
 
 static const TableAmRoutine rowcompress_methods = {
@@ -82,22 +63,22 @@ static const TableAmRoutine rowcompress_methods = {
 	.tuple_delete = storage_tuple_delete,
 	.tuple_update = storage_tuple_update,
 	.tuple_lock = storage_tuple_lock,
-	.finish_bulk_insert = row_finish_bulk_insert,
+	.finish_bulk_insert = storage_am_finish_bulk_insert,
 
-	.COMPAT_TAM_SET_NEW_STORAGE = row_set_new_storage,
-	.relation_nontransactional_truncate = row_nontransactional_truncate,
-	.relation_copy_data = row_copy_data,
-	.relation_copy_for_cluster = row_copy_for_cluster,
-	.relation_vacuum = row_vacuum,
+	.COMPAT_TAM_SET_NEW_STORAGE = storage_am_set_new_storage,
+	.relation_nontransactional_truncate = storage_am_nontransactional_truncate,
+	.relation_copy_data = storage_am_copy_data,
+	.relation_copy_for_cluster = storage_am_copy_for_cluster,
+	.relation_vacuum = storage_am_vacuum,
 	.scan_analyze_next_block = row_scan_analyze_next_block,
 	.scan_analyze_next_tuple = row_scan_analyze_next_tuple,
 	.index_build_range_scan = storage_index_build_range_scan,
 	.index_validate_scan = storage_index_validate_scan,
 
 	.relation_size = table_block_relation_size,
-	.relation_needs_toast_table = row_relation_needs_toast_table,
-	.relation_toast_am = row_relation_toast_am,
-	.relation_estimate_size = row_estimate_size,
+	.relation_needs_toast_table = storage_am_needs_toast_table,
+	.relation_toast_am = storage_am_toast_am,
+	.relation_estimate_size = storage_am_estimate_size,
 
 #ifdef COMPAT_TAM_BITMAP_ITERATES
 	.scan_bitmap_next_tuple = storage_scan_bitmap_next_tuple,
