@@ -419,17 +419,24 @@ retire_reader(RowScanState *state)
 	state->reader = NULL;
 }
 
+/* As the colcompress scan's (scan_exec.c): before the queue detaches. */
+static void
+publish_counters(RowScanState *state)
+{
+	retire_reader(state);
+	pg_atomic_fetch_add_u64(&state->shared->batches_read, state->batches_read);
+	pg_atomic_fetch_add_u64(&state->shared->batches_pruned, state->batches_pruned);
+	state->batches_read = state->batches_pruned = 0;
+}
+
 static void
 end_row_scan(CustomScanState *node)
 {
 	RowScanState *state = (RowScanState *) node;
 
-	retire_reader(state);
 	if (state->shared != NULL && IsParallelWorker())
-	{
-		pg_atomic_fetch_add_u64(&state->shared->batches_read, state->batches_read);
-		pg_atomic_fetch_add_u64(&state->shared->batches_pruned, state->batches_pruned);
-	}
+		publish_counters(state);
+	retire_reader(state);
 }
 
 static void
@@ -441,15 +448,21 @@ rescan_row_scan(CustomScanState *node)
 
 /*
  * The leader collects the workers' counters before the parallel context,
- * and with it the shared memory, goes away (EXPLAIN prints later).
+ * and with it the shared memory, goes away (EXPLAIN prints later); the
+ * workers published theirs before their queues detached.
  */
 static void
 shutdown_row_scan(CustomScanState *node)
 {
 	RowScanState *state = (RowScanState *) node;
 
-	if (state->shared == NULL || IsParallelWorker())
+	if (state->shared == NULL)
 		return;
+	if (IsParallelWorker())
+	{
+		publish_counters(state);
+		return;
+	}
 	state->batches_read += pg_atomic_read_u64(&state->shared->batches_read);
 	state->batches_pruned += pg_atomic_read_u64(&state->shared->batches_pruned);
 	state->shared = NULL;

@@ -61,6 +61,7 @@ typedef struct ColScanState
 	uint64		groups_matched;
 	/* the filter is all prunable clauses: zone maps can prove it */
 	bool		filter_provable;
+	bool		filters_built;	/* build_prune and build_vector_filter ran */
 
 	/* vectorized filter and the clauses left to evaluate row by row */
 	VecFilter  *vfilter;
@@ -213,6 +214,7 @@ reader_of(ColScanState *state)
 								  (ZoneFilterFn) prune_zone_all_match : NULL,
 								  state->prune);
 		build_vector_filter(state);
+		state->filters_built = true;
 		state->reader = r;
 	}
 	return state->reader;
@@ -399,21 +401,36 @@ retire_reader(ColScanState *state)
 	state->reader = NULL;
 }
 
+/*
+ * A worker adds its counters to the shared ones when its plan has run to
+ * the end (ShutdownCustomScan), before its tuple queue detaches, so that
+ * they are there once the leader has drained the queues: EndCustomScan
+ * comes only after the detach, when the leader may already have collected
+ * them.  Its end adds what is left (a scan stopped before its end).
+ */
+static void
+publish_counters(ColScanState *state)
+{
+	retire_reader(state);
+	state->batch = NULL;
+	pg_atomic_fetch_add_u64(&state->shared->stripes_read, state->stripes_read);
+	pg_atomic_fetch_add_u64(&state->shared->stripes_pruned, state->stripes_pruned);
+	pg_atomic_fetch_add_u64(&state->shared->groups_read, state->groups_read);
+	pg_atomic_fetch_add_u64(&state->shared->groups_pruned, state->groups_pruned);
+	pg_atomic_fetch_add_u64(&state->shared->groups_matched, state->groups_matched);
+	state->stripes_read = state->stripes_pruned = 0;
+	state->groups_read = state->groups_pruned = state->groups_matched = 0;
+}
+
 static void
 end_col_scan(CustomScanState *node)
 {
 	ColScanState *state = (ColScanState *) node;
 
+	if (state->shared != NULL && IsParallelWorker())
+		publish_counters(state);
 	retire_reader(state);
 	state->batch = NULL;
-	if (state->shared != NULL && IsParallelWorker())
-	{
-		pg_atomic_fetch_add_u64(&state->shared->stripes_read, state->stripes_read);
-		pg_atomic_fetch_add_u64(&state->shared->stripes_pruned, state->stripes_pruned);
-		pg_atomic_fetch_add_u64(&state->shared->groups_read, state->groups_read);
-		pg_atomic_fetch_add_u64(&state->shared->groups_pruned, state->groups_pruned);
-		pg_atomic_fetch_add_u64(&state->shared->groups_matched, state->groups_matched);
-	}
 }
 
 static void
@@ -429,16 +446,33 @@ rescan_col_scan(CustomScanState *node)
 /*
  * The leader collects the workers' counters before the parallel context,
  * and with it the shared memory, goes away (EXPLAIN prints later).  The
- * Gather above has drained every worker by now, and workers add their
- * counters when their scan ends, before they detach.
+ * Gather above has drained every worker by now, and each published its
+ * counters before it detached (publish_counters).
  */
 static void
 shutdown_col_scan(CustomScanState *node)
 {
 	ColScanState *state = (ColScanState *) node;
 
-	if (state->shared == NULL || IsParallelWorker())
+	if (state->shared == NULL)
 		return;
+	if (IsParallelWorker())
+	{
+		publish_counters(state);
+		return;
+	}
+
+	/*
+	 * A leader that took no part in the scan (parallel_leader_participation
+	 * off) has not built the filters its workers ran with, which EXPLAIN
+	 * shows; their parameters were computed when the Gather started.
+	 */
+	if (!state->filters_built)
+	{
+		build_prune(state);
+		build_vector_filter(state);
+		state->filters_built = true;
+	}
 	state->stripes_read += pg_atomic_read_u64(&state->shared->stripes_read);
 	state->stripes_pruned += pg_atomic_read_u64(&state->shared->stripes_pruned);
 	state->groups_read += pg_atomic_read_u64(&state->shared->groups_read);

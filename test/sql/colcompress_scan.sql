@@ -44,14 +44,16 @@ BEGIN
 	RETURN 'DIFFERENT: ' || fast || ' / ' || slow || ' / ' || heap;
 END $$;
 
--- how many chunk groups a query reads and prunes (serial), and how many
+-- how many chunk groups a query reads and prunes (serial, or with up to
+-- workers parallel workers), and how many
 -- its zone maps prove to match whole (their rows skip the filter)
-CREATE FUNCTION pruning(q text) RETURNS text LANGUAGE plpgsql AS $$
+CREATE FUNCTION pruning(q text, workers int DEFAULT 0) RETURNS text
+LANGUAGE plpgsql AS $$
 DECLARE
 	line text;
 	result text := '';
 BEGIN
-	PERFORM set_config('max_parallel_workers_per_gather', '0', true);
+	PERFORM set_config('max_parallel_workers_per_gather', workers::text, true);
 	FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF) ' || q LOOP
 		IF line ~ '(Stripes|Chunk Groups) (Read|Pruned|Wholly Matching)' THEN
 			result := result || regexp_replace(trim(line), '^(\w+)( Groups)? ([\w ]+): ', '\1 \3 ') || '; ';
@@ -145,6 +147,14 @@ EXPLAIN (COSTS OFF) SELECT count(*), sum(num) FROM sc_col WHERE id > 12000;
 SELECT check_query('SELECT count(*), sum(num), min(t) FROM sc_col WHERE id > 12000');
 SELECT check_query('SELECT id, t FROM sc_col WHERE d BETWEEN ''2024-02-01'' AND ''2024-02-10''');
 SELECT explain_analyze('SELECT count(*) FROM sc_col WHERE id BETWEEN 7100 AND 8200');
+-- with the leader not scanning, every count is a worker's, and must be in
+-- the leader's EXPLAIN every time (a worker published them only after the
+-- leader had collected them, now and then)
+SET parallel_leader_participation = off;
+SELECT count(*) AS runs, count(*) FILTER (WHERE p = pruning(q)) AS as_serial
+  FROM (VALUES ('SELECT count(*) FROM sc_col WHERE id BETWEEN 7100 AND 12200')) v(q),
+	   LATERAL (SELECT pruning(q, 2) AS p FROM generate_series(1, 20)) r;
+RESET parallel_leader_participation;
 SET storage_engine.enable_parallel_execution = off;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM sc_col WHERE id > 12000;
 RESET storage_engine.enable_parallel_execution;
@@ -290,4 +300,4 @@ DROP TABLE sc_many;
 DROP PROCEDURE sc_insert_each(int);
 
 DROP TABLE sc_col, sc_heap, sc_empty, sc_nulls;
-DROP FUNCTION check_query(text), pruning(text), explain_analyze(text);
+DROP FUNCTION check_query(text), pruning(text, int), explain_analyze(text);

@@ -41,11 +41,15 @@ BEGIN
 END $$;
 
 -- the batches a query reads and prunes
-CREATE FUNCTION pruning(q text) RETURNS text LANGUAGE plpgsql AS $$
+CREATE FUNCTION pruning(q text, workers int DEFAULT NULL) RETURNS text
+LANGUAGE plpgsql AS $$
 DECLARE
 	line text;
 	result text := '';
 BEGIN
+	IF workers IS NOT NULL THEN
+		PERFORM set_config('max_parallel_workers_per_gather', workers::text, true);
+	END IF;
 	FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF) ' || q LOOP
 		IF line ~ 'Batches (Read|Pruned)' THEN
 			result := result || trim(line) || '; ';
@@ -117,6 +121,13 @@ SELECT q, check_query(q), pruning(q) FROM (VALUES
 	('SELECT count(*) FROM rs_row'),
 	('SELECT count(*), min(t) FROM rs_row WHERE id BETWEEN 7100 AND 7200')
 ) v(q);
+-- with the leader not scanning, every count is a worker's, and must be in
+-- the leader's EXPLAIN every time
+SET parallel_leader_participation = off;
+SELECT count(*) AS runs, count(*) FILTER (WHERE p = pruning(q, 0)) AS as_serial
+  FROM (VALUES ('SELECT count(*) FROM rs_row WHERE id BETWEEN 7100 AND 12200')) v(q),
+	   LATERAL (SELECT pruning(q, 2) AS p FROM generate_series(1, 20)) r;
+RESET parallel_leader_participation;
 -- the table AM's own parallel scan (no prunable clause: no scan of ours
 -- but the aggregation's batches) gets no more participants than
 -- storage_engine.max_parallel_participants either
@@ -268,4 +279,4 @@ DROP PROCEDURE rs_insert_each(int);
 
 DROP TABLE rs_row, rs_heap, rs_keys, rs_empty;
 DROP FUNCTION check_query(text);
-DROP FUNCTION pruning(text);
+DROP FUNCTION pruning(text, int);
