@@ -160,12 +160,13 @@ extern const char *storage_decode_frame(Relation rel, uint64 first_block,
 										StoragePin *pin);
 
 /*
- * Makes a hot standby cancel the queries whose snapshots may still see what
- * transaction horizon retired (their xmin is not past it), before blocks
- * that a VACUUM frees are written again: a query on a standby is not seen
- * by the primary's horizon (unless hot_standby_feedback is on), and one
- * reading a retired stream whose blocks were reused found bytes of another
- * stream ("data ... is damaged").  PostgreSQL logs the same conflict when
+ * Makes a hot standby cancel the queries whose snapshots may not see
+ * transaction horizon as committed (their xmin is not past it), a query on
+ * a standby not being seen by the primary's horizon (unless
+ * hot_standby_feedback is on): before blocks that a VACUUM frees are written
+ * again (one reading a retired stream whose blocks were reused found bytes
+ * of another stream, "data ... is damaged"), and before relfrozenxid passes
+ * a rewrite (storage_vacuum.c).  PostgreSQL logs the same conflict when
  * it reuses a btree page (XLOG_BTREE_REUSE_PAGE), whose redo touches no
  * page and only resolves the conflict, in the relation's database: that is
  * the record logged, naming this relation.  Nothing without hot standby

@@ -30,7 +30,7 @@
  *	  A metapage is read before any metadata row of its storage; each read
  *	  notes a rewrite here by storage id (never reused) for the backend's
  *	  life, until the table's relfrozenxid passes it: every snapshot sees it
- *	  then.  The adjusted snapshots live in TopTransactionContext, a few
+ *	  then (a hot standby's older ones are canceled first, storage_vacuum.c).  The adjusted snapshots live in TopTransactionContext, a few
  *	  kept for the transaction's later reads with the same snapshot.
  *
  *-------------------------------------------------------------------------

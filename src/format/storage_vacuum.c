@@ -360,6 +360,30 @@ live_rows(const StorageAm *am, Relation rel, Snapshot snapshot)
 	return (double) (rows - Min(rows, deleted));
 }
 
+/*
+ * Statistics, and relfrozenxid: the table stores no xid, so every xid
+ * before the oldest a snapshot may still see running.  Once relfrozenxid
+ * passes the table's last rewrite, readers take every snapshot to see the
+ * rewrite (storage_rewrite.c), which a hot standby's need not, since the
+ * primary's horizon does not wait for them: they would find the rewritten
+ * table empty.  So they are canceled first, as for heap tuples VACUUM
+ * removes.
+ */
+static void
+advance_frozen_xid(Relation rel, double tuples, bool has_indexes)
+{
+	TransactionId frozen = GetOldestNonRemovableTransactionId(rel);
+	StorageMeta meta;
+
+	if (storage_read_meta(rel, &meta) &&
+		TransactionIdIsNormal(meta.rewrite_xid) &&
+		!TransactionIdPrecedes(meta.rewrite_xid, rel->rd_rel->relfrozenxid) &&
+		TransactionIdPrecedes(meta.rewrite_xid, frozen))
+		storage_log_reuse_conflict(rel, meta.rewrite_xid);
+	compat_vac_update_relstats(rel, RelationGetNumberOfBlocks(rel), tuples, 0,
+							   has_indexes, frozen, GetOldestMultiXactId());
+}
+
 void
 storage_am_vacuum(Relation rel, struct VacuumParams *params,
 				  BufferAccessStrategy bstrategy)
@@ -424,9 +448,7 @@ storage_am_vacuum(Relation rel, struct VacuumParams *params,
 			UnlockRelation(rel, ExclusiveLock);
 	}
 
-	compat_vac_update_relstats(rel, RelationGetNumberOfBlocks(rel), tuples, 0,
-							   indexes != NIL, GetOldestNonRemovableTransactionId(rel),
-							   GetOldestMultiXactId());
+	advance_frozen_xid(rel, tuples, indexes != NIL);
 	compat_pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared,
 								(PgStat_Counter) tuples, 0);
 	PopActiveSnapshot();

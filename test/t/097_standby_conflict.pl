@@ -147,6 +147,27 @@ for my $case ([ $standby, 'without feedback' ], [ $standby2, 'with feedback' ])
 }
 $standby2->stop;
 
+# The same, and a VACUUM after the VACUUM FULL: relfrozenxid passes the
+# rewrite, and readers take every snapshot to see the rewrite then, which
+# the standby's older one does not: it found the table empty.  The VACUUM
+# logs a recovery conflict first, which cancels it.
+{
+	my ($out, $err) = ('', '');
+	my $frozen = q{SELECT relfrozenxid FROM pg_class WHERE relname = 'c'};
+	my $h = start_reader($standby, 'SELECT count(*), sum(id) FROM c', 3, \$out, \$err);
+	$primary->safe_psql('postgres', 'VACUUM FULL c');
+	my $rewritten = $primary->safe_psql('postgres', $frozen);
+	$primary->safe_psql('postgres', 'VACUUM c');
+	isnt($primary->safe_psql('postgres', $frozen), $rewritten,
+		'VACUUM FULL then VACUUM: relfrozenxid passed the rewrite');
+	$primary->wait_for_catchup($standby);
+	$h->finish;
+	like($err, qr/canceling statement due to conflict with recovery/,
+		'VACUUM FULL then VACUUM: the older snapshot is canceled')
+	  or diag("out: $out");
+	unlike($out, qr/^0\|/m, 'it did not find the table empty');
+}
+
 $standby->stop;
 $primary->stop;
 done_testing();
