@@ -200,6 +200,11 @@ typedef struct RowFetch
 
 	TupleTableSlot *scratch;	/* for existence checks */
 
+	/* changes_key's: the unique indexes' columns, decoded alone */
+	bool		have_key_columns;
+	Bitmapset  *key_columns;	/* attribute numbers; NULL: none */
+	FetchCursor key_cursor;
+
 	/* set aside by a relcache invalidation: never looked up again */
 	bool		stale;
 } RowFetch;
@@ -317,6 +322,8 @@ row_fetch_for(Relation rel)
 	/* a copy of the descriptor: the relcache's would be pinned by the slot */
 	f->scratch = MakeSingleTupleTableSlot(CreateTupleDescCopy(RelationGetDescr(rel)),
 										  table_slot_callbacks(rel));
+	/* palloc0 made key_cursor an empty cursor; it lives in f's context */
+	f->key_cursor.cxt = f->cxt;
 	fetch_cache = lappend(fetch_cache, f);
 	MemoryContextSwitchTo(old);
 	return f;
@@ -1041,31 +1048,43 @@ storage_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
 	return result;
 }
 
-/* Does the update change a column of a unique index (a key column)? */
+/*
+ * Does the update change a column of a unique index (a key column)?  The
+ * old row is fetched with those columns only.
+ */
 static bool
 changes_key(Relation rel, ItemPointer otid, TupleTableSlot *newslot)
 {
-	Bitmapset  *keys = RelationGetIndexAttrBitmap(rel, INDEX_ATTR_BITMAP_KEY);
-	RowFetch   *f;
-	TupleTableSlot *old;
+	RowFetch   *f = row_fetch_for(rel);
+	TupleTableSlot *old = f->scratch;
 	int			attno = -1;
 
-	if (bms_is_empty(keys))
+	if (!f->have_key_columns)
+	{
+		Bitmapset  *keys = RelationGetIndexAttrBitmap(rel, INDEX_ATTR_BITMAP_KEY);
+		MemoryContext cxt = MemoryContextSwitchTo(f->cxt);
+
+		while ((attno = bms_next_member(keys, attno)) >= 0)
+			if (attno + FirstLowInvalidHeapAttributeNumber > 0)
+				f->key_columns = bms_add_member(f->key_columns,
+												attno + FirstLowInvalidHeapAttributeNumber);
+		MemoryContextSwitchTo(cxt);
+		cursor_set_columns(rel, &f->key_cursor, f->key_columns);
+		f->have_key_columns = true;
+	}
+	if (f->key_columns == NULL)
 		return false;
-	f = row_fetch_for(rel);
-	old = f->scratch;
-	if (!fetch_row(rel, tid_to_row_number(otid), SnapshotAny, old, false, NULL))
+	if (!fetch_row(rel, tid_to_row_number(otid), SnapshotAny, old, false,
+				   &f->key_cursor))
 		return true;
 	slot_getallattrs(old);
 	slot_getallattrs(newslot);
-	while ((attno = bms_next_member(keys, attno)) >= 0)
+	attno = -1;
+	while ((attno = bms_next_member(f->key_columns, attno)) >= 0)
 	{
-		int			i = attno + FirstLowInvalidHeapAttributeNumber - 1;
-		Form_pg_attribute att;
+		int			i = attno - 1;
+		Form_pg_attribute att = TupleDescAttr(RelationGetDescr(rel), i);
 
-		if (i < 0)
-			continue;
-		att = TupleDescAttr(RelationGetDescr(rel), i);
 		if (old->tts_isnull[i] != newslot->tts_isnull[i])
 			return true;
 		if (!old->tts_isnull[i] &&
