@@ -127,6 +127,56 @@ mark_predecessor(HeapTuple tuple, TupleDesc desc)
 	return isnull ? 0 : (uint64) DatumGetInt64(d);
 }
 
+/* A row's tombstone, as writers see it. */
+typedef struct Tombstone
+{
+	ItemPointerData tid;
+	uint64		successor;		/* ROW_MARK_KILLED and _MOVED kept */
+	uint64		predecessor;	/* see key_sharers */
+	bool		lockers;		/* its lockers may still run */
+} Tombstone;
+
+/* May a locker in the tuple's xmax still run? */
+static bool
+lockers_may_run(HeapTupleHeader header)
+{
+	TransactionId xmax = HeapTupleHeaderGetRawXmax(header);
+
+	if ((header->t_infomask & HEAP_XMAX_INVALID) ||
+		!HEAP_XMAX_IS_LOCKED_ONLY(header->t_infomask))
+		return false;
+	if (header->t_infomask & HEAP_XMAX_IS_MULTI)
+		return MultiXactIdIsRunning(xmax, true);
+	return TransactionIdIsInProgress(xmax);
+}
+
+/* The committed (or our own) tombstone of rownum, if any. */
+static bool
+find_tombstone(Relation markrel, uint64 storage_id, uint64 rownum,
+			   Tombstone *t)
+{
+	ScanKeyData keys[2];
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	bool		found = false;
+
+	scan = systable_beginscan(markrel, meta_table_relid("row_mark_key"), true,
+							  SnapshotSelf, row_keys(keys, storage_id, rownum),
+							  keys);
+	while (!found && HeapTupleIsValid(tuple = systable_getnext(scan)))
+	{
+		if (!tombstone_successor(tuple, RelationGetDescr(markrel),
+								 &t->successor, true))
+			continue;
+		found = true;
+		t->tid = tuple->t_self;
+		t->predecessor = mark_predecessor(tuple, RelationGetDescr(markrel));
+		t->lockers = lockers_may_run(tuple->t_data);
+	}
+	systable_endscan(scan);
+	return found;
+}
+
 /*
  * The row's original mark, in any state, and when it is gone the
  * successor its committed (or our own) tombstone names.
@@ -138,6 +188,7 @@ find_marks(Relation markrel, uint64 storage_id, uint64 rownum, MarkState *st)
 	SysScanDesc scan;
 	HeapTuple	tuple;
 	uint64		successor;
+	Tombstone	t;
 
 	memset(st, 0, sizeof(MarkState));
 	scan = systable_beginscan(markrel, meta_table_relid("row_mark_key"), true,
@@ -154,22 +205,11 @@ find_marks(Relation markrel, uint64 storage_id, uint64 rownum, MarkState *st)
 		}
 	}
 	systable_endscan(scan);
-	if (st->has_original)
-		return;
-
-	scan = systable_beginscan(markrel, meta_table_relid("row_mark_key"), true,
-							  SnapshotSelf, row_keys(keys, storage_id, rownum),
-							  keys);
-	while (HeapTupleIsValid(tuple = systable_getnext(scan)))
+	if (!st->has_original && find_tombstone(markrel, storage_id, rownum, &t))
 	{
-		if (tombstone_successor(tuple, RelationGetDescr(markrel), &successor,
-								true))
-		{
-			st->retired = true;
-			st->successor = successor;
-		}
+		st->retired = true;
+		st->successor = t.successor;
 	}
-	systable_endscan(scan);
 }
 
 /* Scan keys for the marks of rows [first, last]. */
@@ -321,55 +361,6 @@ lock_mark(Relation markrel, Relation rel, ItemPointer tid, CommandId cid,
  * of the old version or of one before it may run, so a chain lasts no
  * longer than the checks that hold it.
  */
-typedef struct Tombstone
-{
-	ItemPointerData tid;
-	uint64		predecessor;
-	bool		lockers;		/* its lockers may still run */
-} Tombstone;
-
-/* May a locker in the tuple's xmax still run? */
-static bool
-lockers_may_run(HeapTupleHeader header)
-{
-	TransactionId xmax = HeapTupleHeaderGetRawXmax(header);
-
-	if ((header->t_infomask & HEAP_XMAX_INVALID) ||
-		!HEAP_XMAX_IS_LOCKED_ONLY(header->t_infomask))
-		return false;
-	if (header->t_infomask & HEAP_XMAX_IS_MULTI)
-		return MultiXactIdIsRunning(xmax, true);
-	return TransactionIdIsInProgress(xmax);
-}
-
-/* The committed (or our own) tombstone of rownum, if any. */
-static bool
-find_tombstone(Relation markrel, uint64 storage_id, uint64 rownum,
-			   Tombstone *t)
-{
-	ScanKeyData keys[2];
-	SysScanDesc scan;
-	HeapTuple	tuple;
-	uint64		successor;
-	bool		found = false;
-
-	scan = systable_beginscan(markrel, meta_table_relid("row_mark_key"), true,
-							  SnapshotSelf, row_keys(keys, storage_id, rownum),
-							  keys);
-	while (!found && HeapTupleIsValid(tuple = systable_getnext(scan)))
-	{
-		if (!tombstone_successor(tuple, RelationGetDescr(markrel), &successor,
-								 true))
-			continue;
-		found = true;
-		t->tid = tuple->t_self;
-		t->predecessor = mark_predecessor(tuple, RelationGetDescr(markrel));
-		t->lockers = lockers_may_run(tuple->t_data);
-	}
-	systable_endscan(scan);
-	return found;
-}
-
 /* May lockers of an earlier version linked from predecessor still run? */
 static bool
 key_sharers_may_run(Relation markrel, uint64 storage_id, uint64 predecessor)
