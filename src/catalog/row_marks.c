@@ -228,9 +228,10 @@ form_mark(Relation markrel, uint64 storage_id, uint64 rownum,
 		  bool has_successor, uint64 successor, uint64 predecessor)
 {
 	Datum		values[Natts_row_mark];
-	bool		nulls[Natts_row_mark] = {false, false, !has_successor,
-	predecessor == 0};
+	bool		nulls[Natts_row_mark] = {false, false};
 
+	nulls[2] = !has_successor;
+	nulls[3] = predecessor == 0;
 	values[0] = Int64GetDatum((int64) storage_id);
 	values[1] = Int64GetDatum((int64) rownum);
 	values[2] = Int64GetDatum((int64) successor);
@@ -359,7 +360,10 @@ lock_mark(Relation markrel, Relation rel, ItemPointer tid, CommandId cid,
  * links whose lockers may still run, which waits for them as heap_delete
  * waits for the lockers on its tuple.  Links are made only while lockers
  * of the old version or of one before it may run, so a chain lasts no
- * longer than the checks that hold it.
+ * longer than the checks that hold it.  A tombstone outlives its lockers:
+ * marks go only with their stripe or batch (storage_vacuum.c), once the
+ * rewrite that retired it, which came after the update and so after the
+ * lockers took their locks, is older than every running transaction.
  */
 /* May lockers of an earlier version linked from predecessor still run? */
 static bool
