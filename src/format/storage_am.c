@@ -222,6 +222,7 @@ storage_am_copy_for_cluster(Relation OldTable, Relation NewTable,
 							double *tups_vacuumed, double *tups_recently_dead)
 {
 	const StorageAm *am = storage_am_for(OldTable);
+
 	/*
 	 * Taken now, holding the table's exclusive lock: VACUUM FULL's and
 	 * CLUSTER's own snapshots were taken before they waited for it, and

@@ -465,9 +465,10 @@ shutdown_col_scan(CustomScanState *node)
 	/*
 	 * A leader that took no part in the scan (parallel_leader_participation
 	 * off) has not built the filters its workers ran with, which EXPLAIN
-	 * shows; their parameters were computed when the Gather started.
+	 * ANALYZE shows (only it: other queries skip the work); their
+	 * parameters were computed when the Gather started.
 	 */
-	if (!state->filters_built)
+	if (!state->filters_built && node->ss.ps.instrument != NULL)
 	{
 		build_prune(state);
 		build_vector_filter(state);
