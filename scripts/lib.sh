@@ -103,11 +103,12 @@ se_build() {
 # Settings under which the regression and isolation suites must give the
 # same results (plans may differ): the sweep tier of scripts/test.sh.
 # se_sweep_setting VERSION NAME prints NAME's settings (\n-separated).
-SE_SWEEP_ALL="index_paths jit no_custom_scan no_dictionary_cache no_pruning no_vector_agg parallel parallel_single plain_encodings repeatable_read serializable small_shared_buffers small_write_buffers"
+SE_SWEEP_ALL="index_paths jit no_custom_scan no_dictionary_cache no_frame_cache small_frame_cache no_pruning no_vector_agg parallel parallel_single plain_encodings repeatable_read serializable small_shared_buffers small_write_buffers"
 # CI runs those whose output is exactly "plans only" on both versions and
 # that reach the most code: workers executing every plan, tiny shared
-# buffers, the plain layouts, the plain table-AM scan.
-SE_SWEEP_CI="parallel_single small_shared_buffers plain_encodings no_custom_scan"
+# buffers, the plain layouts, the plain table-AM scan, a frame cache that
+# drops frames all the time.
+SE_SWEEP_CI="parallel_single small_shared_buffers plain_encodings no_custom_scan small_frame_cache"
 se_sweep_setting() {
 	local v=$1
 	case "$2" in
@@ -119,6 +120,8 @@ se_sweep_setting() {
 		small_write_buffers) echo 'storage_engine.write_buffer_memory = 1024' ;;
 		plain_encodings) echo 'storage_engine.enable_dictionary_encoding = off\nstorage_engine.enable_packed_encoding = off' ;;
 		no_dictionary_cache) echo 'storage_engine.dictionary_cache_size = 0' ;;
+		no_frame_cache) echo 'storage_engine.frame_cache_size = 0' ;;
+		small_frame_cache) echo 'storage_engine.frame_cache_size = 256' ;;
 		no_custom_scan) echo 'storage_engine.enable_custom_scan = off' ;;
 		no_pruning) echo 'storage_engine.enable_pruning = off\nstorage_engine.enable_vectorized_filter = off' ;;
 		no_vector_agg) echo 'storage_engine.enable_vectorized_aggregation = off' ;;

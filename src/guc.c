@@ -28,6 +28,7 @@ bool		storage_engine_enable_packed_encoding = true;
 double		storage_engine_vacuum_rewrite_threshold = 0.1;
 int			storage_engine_max_parallel_participants = 0;
 int			storage_engine_dictionary_cache_size = 16384;
+int			storage_engine_frame_cache_size = 65536;
 int			storage_engine_write_buffer_memory = 262144;
 
 void
@@ -97,6 +98,11 @@ guc_define(void)
 							"Memory each session keeps compression dictionaries in, once loaded.",
 							"Frames compressed with a stripe's or batch's zstd dictionary need it loaded; the least recently used are dropped to stay within this size.",
 							&storage_engine_dictionary_cache_size, 16384, 0, MAX_KILOBYTES,
+							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomIntVariable("storage_engine.frame_cache_size",
+							"Memory each session keeps decompressed frames in for fetches by row number.",
+							"An index or bitmap scan decompresses a frame of every column it returns; lookups of rows met before copy the frame from here instead.  The least recently used are dropped to stay within this size; 0 turns the cache off.",
+							&storage_engine_frame_cache_size, 65536, 0, MAX_KILOBYTES,
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 	DefineCustomIntVariable("storage_engine.write_buffer_memory",
 							"Most memory a transaction's buffered inserts into colcompress and rowcompress tables take together.",

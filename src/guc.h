@@ -21,6 +21,7 @@ extern bool storage_engine_enable_packed_encoding;
 extern double storage_engine_vacuum_rewrite_threshold;
 extern int	storage_engine_max_parallel_participants;
 extern int	storage_engine_dictionary_cache_size;
+extern int	storage_engine_frame_cache_size;
 extern int	storage_engine_write_buffer_memory;
 
 extern void guc_define(void);

@@ -29,6 +29,7 @@
 #include "codec/packed_encoding.h"
 #include "codec/value_encoding.h"
 #include "colstore/col_chunk.h"
+#include "format/frame_cache.h"
 #include "format/storage.h"
 #include "format/stream_dict.h"
 
@@ -335,7 +336,7 @@ col_chunk_read_frame(const ColChunkRef *ref, const FrameSpot *spot,
 
 	problem = storage_decode_frame(ref->rel, ref->stripe->first_block,
 								   ref->chunk->stored_offset + spot->offset,
-								   e, codec, dict,
+								   ref->chunk->checksum, e, codec, dict,
 								   col_buffer(stored, e->stored_length), out,
 								   ref->strategy, &place, ref->pin);
 	if (problem != NULL)
@@ -418,6 +419,47 @@ col_chunk_read_row(const ColChunkRef *ref, const FrameSpot *spot, char *raw,
 		col_chunk_corrupted(ref, problem);
 	if (len > 0)
 		read_bytes(ref, spot->offset + start, raw + start, len);
+}
+
+bool
+col_chunk_decode_cached(const ColChunkRef *ref, const FrameSpot *spot,
+						uint32 row, Datum *value, bool *isnull)
+{
+	const FrameEntry *e = &spot->entry;
+	ValueTypeInfo type = value_type(ref);
+	FrameCacheKey key;
+	const char *raw;
+	const char *problem;
+
+	if (e->stored_length == e->raw_length)
+		return false;			/* never cached */
+	switch (ref->chunk->encoding)
+	{
+		case CHUNK_ENCODING_PLAIN:
+		case CHUNK_ENCODING_DICT:
+		case CHUNK_ENCODING_PACKED:
+			break;
+		default:
+			return false;
+	}
+	frame_cache_key(&key, ref->rel, ref->stripe->first_block,
+					ref->chunk->stored_offset + spot->offset,
+					ref->chunk->checksum, e);
+	raw = frame_cache_peek(&key);
+	if (raw == NULL)
+		return false;
+	if (ref->chunk->encoding == CHUNK_ENCODING_DICT)
+		problem = dict_decode_row(raw, e->raw_length, &type, spot->nrows, row,
+								  value, isnull);
+	else if (ref->chunk->encoding == CHUNK_ENCODING_PACKED)
+		problem = packed_decode_row(raw, e->raw_length, &type, spot->nrows,
+									row, value, isnull);
+	else
+		problem = value_decode_row(raw, e->raw_length, &type, spot->nrows,
+								   row, NULL, value, isnull);
+	if (problem != NULL)
+		col_chunk_corrupted(ref, problem);
+	return true;
 }
 
 void

@@ -99,6 +99,17 @@ extern void col_chunk_read_row(const ColChunkRef *ref, const FrameSpot *spot,
 							   char *raw, uint32 row);
 
 /*
+ * Decodes row (within spot's frame) straight from the backend's frame cache
+ * (format/frame_cache.h), without copying the frame, when the cache holds
+ * the frame and its layout is read in place (no deltas to undo, no values
+ * made after it).  A by-reference *value points into the cache: valid only
+ * until the next frame is decoded.  false when the frame is not there.
+ */
+extern bool col_chunk_decode_cached(const ColChunkRef *ref,
+									const FrameSpot *spot, uint32 row,
+									Datum *value, bool *isnull);
+
+/*
  * Decodes the nrows values of a frame's value layout (pointing into raw,
  * which holds the room col_chunk_read_frame leaves after the layout).
  */

@@ -41,6 +41,7 @@
 #include "compat/compat.h"
 
 #include "access/htup_details.h"
+#include "utils/datum.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
@@ -73,6 +74,11 @@ typedef struct ColumnFrame
 	ColBuffer	raw;			/* its value layout */
 	uint32		rawlen;
 	bool		partial;		/* raw holds only the rows read so far */
+	uint32		partial_reads;	/* rows read one by one */
+	uint32		last_partial;	/* the last of them, within the frame */
+	bool		alone;			/* the last row read came from the frame */
+	uint32		alone_frame;	/* cache: that frame (of the current group) */
+	ColBuffer	value_copy;		/* that row's value, by reference */
 	StreamDictHint dict_hint;	/* the column's dictionary, found last */
 	ValueWalk	walk;			/* where decoding its rows one by one stopped */
 	bool		decoded;		/* values/isnull hold its rows */
@@ -182,6 +188,7 @@ col_fetch_cursor(ColFetch *f)
 		c->cols[a].raw.cxt = cxt;
 		c->cols[a].values_buffer.cxt = cxt;
 		c->cols[a].isnull_buffer.cxt = cxt;
+		c->cols[a].value_copy.cxt = cxt;
 	}
 	c->stored.cxt = cxt;
 	return c;
@@ -235,7 +242,10 @@ use_group(ColFetchCursor *c, StripeMeta *s, int group)
 	c->stripe = NULL;
 	c->group = -1;
 	for (a = 0; a < c->natts; a++)
+	{
 		c->cols[a].have_frame = false;
+		c->cols[a].alone = false;
+	}
 	/* a stripe listed with the others decodes its columns' metadata now */
 	if (!stripe_meta_columns(s))
 		return false;
@@ -263,14 +273,15 @@ decode_frame_values(ColumnFrame *col, const ColChunkRef *ref)
 	col->decoded = true;
 }
 
-/* Makes the frame of col holding row (of the current group) its frame. */
+/* Makes the frame at spot (of the current group) col's frame. */
 static void
 load_frame(ColFetchCursor *c, ColumnFrame *col, const ColChunkRef *ref,
-		   uint32 row)
+		   const FrameSpot *spot)
 {
 	col->have_frame = false;
-	col_chunk_find_frame(ref, row, &col->spot);
+	col->spot = *spot;
 	col->partial = col_chunk_reads_rows(ref, &col->spot.entry);
+	col->partial_reads = 0;
 	if (col->partial)
 		col->rawlen = col_chunk_read_frame_start(ref, &col->spot, &col->raw);
 	else
@@ -282,12 +293,57 @@ load_frame(ColFetchCursor *c, ColumnFrame *col, const ColChunkRef *ref,
 }
 
 /*
- * Value of column a (of attr's type) at row row of the current group.  Rows
+ * Whether a frame read row by row (col->partial) is read whole for row
+ * (within the frame): when rows come in a run (a bitmap heap scan over
+ * many rows), or once the rows read one by one have cost about what
+ * reading and checking the frame's stored bytes does.  Rows far apart (an
+ * index lookup of scattered keys: two rows of a user 500 rows apart) keep
+ * reading a few bytes each.
+ */
+#define PARTIAL_ROW_COST_BYTES	1024
+#define PARTIAL_RUN_ROWS		8
+
+static bool
+reads_whole(const ColumnFrame *col, uint32 row)
+{
+	if (col->partial_reads == 0)
+		return false;
+	if (row > col->last_partial && row - col->last_partial <= PARTIAL_RUN_ROWS)
+		return true;
+	return (uint64) col->partial_reads * PARTIAL_ROW_COST_BYTES >=
+		col->spot.entry.stored_length;
+}
+
+/*
+ * A value decoded in the frame cache, copied to col: the cache may drop the
+ * frame while the value is still in the slot.
+ */
+static void
+keep_value(ColumnFrame *col, Form_pg_attribute attr, Datum *value,
+		   bool isnull)
+{
+	Size		len;
+	char	   *copy;
+
+	if (isnull || attr->attbyval)
+		return;
+	len = datumGetSize(*value, false, attr->attlen);
+	copy = col_buffer(&col->value_copy, len);
+	memcpy(copy, DatumGetPointer(*value), len);
+	*value = PointerGetDatum(copy);
+}
+
+/*
+ * Value of column a (of attr's type) at row row of the current group.  The
+ * first row asked of a frame the backend's frame cache holds is decoded
+ * there, without copying the frame; a second loads it.  Rows
  * asked in order (a bitmap's TID order: an index lookup of scattered keys,
  * or a bitmap heap scan over many rows) are decoded one at a time, each
  * going on from where the last one stopped in the frame, so a frame costs
  * at most one walk through its values.  A row before the last one asked (an
- * index scan returns rows in key order) has the frame decoded whole, once.
+ * index scan returns rows in key order) has the frame decoded whole, once,
+ * unless only some of its rows were read (their values, of one width, are
+ * found by arithmetic).
  */
 static void
 column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
@@ -308,18 +364,36 @@ column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 
 	if (!col->have_frame || row < col->spot.entry.first_row ||
 		row - col->spot.entry.first_row >= col->spot.nrows)
-		load_frame(c, col, &ref, row);
-	else if (col->partial)
 	{
-		/* a second row of the frame: rows near each other come in runs */
+		FrameSpot	spot;
+
+		col_chunk_find_frame(&ref, row, &spot);
+		if (!(col->alone && col->alone_frame == spot.index) &&
+			col_chunk_decode_cached(&ref, &spot, row - spot.entry.first_row,
+									value, isnull))
+		{
+			keep_value(col, attr, value, *isnull);
+			col->alone = true;
+			col->alone_frame = spot.index;
+			return;
+		}
+		load_frame(c, col, &ref, &spot);
+	}
+	col->alone = false;
+	row -= col->spot.entry.first_row;
+	if (col->partial && reads_whole(col, row))
+	{
 		col->rawlen = col_chunk_read_frame(&ref, &col->spot, &c->stored,
 										   &col->raw);
 		col->partial = false;
 	}
-	row -= col->spot.entry.first_row;
 	if (col->partial)
+	{
 		col_chunk_read_row(&ref, &col->spot, col->raw.data, row);
-	if (!col->decoded && row < col->walk.next_row)
+		col->partial_reads++;
+		col->last_partial = row;
+	}
+	else if (!col->decoded && row < col->walk.next_row)
 		decode_frame_values(col, &ref);
 	if (col->decoded)
 	{

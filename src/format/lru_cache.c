@@ -141,6 +141,12 @@ lru_cache_remove(LruCache *cache, const void *key)
 		drop_entry(cache, ENTRY_OF(cache, hashentry));
 }
 
+Size
+lru_cache_unused(const LruCache *cache)
+{
+	return cache->used < cache->limit ? cache->limit - cache->used : 0;
+}
+
 void
 lru_cache_set_limit(LruCache *cache, Size limit)
 {

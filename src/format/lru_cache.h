@@ -36,6 +36,9 @@ extern void *lru_cache_put(LruCache *cache, const void *key,
 /* Forgets key's value, if any. */
 extern void lru_cache_remove(LruCache *cache, const void *key);
 
+/* Bytes a put may take before it drops values (0 when over the limit). */
+extern Size lru_cache_unused(const LruCache *cache);
+
 /* Changes the limit, effective at the next put. */
 extern void lru_cache_set_limit(LruCache *cache, Size limit);
 

@@ -38,6 +38,7 @@
 #include "utils/rel.h"
 
 #include "codec/frames.h"
+#include "format/frame_cache.h"
 #include "format/lru_cache.h"
 #include "format/recent_buffers.h"
 #include "format/storage.h"
@@ -528,16 +529,20 @@ view_end(StoragePin *pin)
 
 const char *
 storage_decode_frame(Relation rel, uint64 first_block, uint64 offset,
-					 const FrameEntry *e, const Codec *codec,
-					 const CodecDict *dict, char *copy, char *raw,
-					 BufferAccessStrategy strategy, const StreamPlace *place,
-					 StoragePin *pin)
+					 uint32 unit_checksum, const FrameEntry *e,
+					 const Codec *codec, const CodecDict *dict, char *copy,
+					 char *raw, BufferAccessStrategy strategy,
+					 const StreamPlace *place, StoragePin *pin)
 {
 	StoragePin	own = {InvalidBuffer, 0, false};
 	StoragePin *p = pin != NULL ? pin : &own;
+	FrameCacheKey key;
 	const char *bytes;
 	const char *problem;
 
+	frame_cache_key(&key, rel, first_block, offset, unit_checksum, e);
+	if (frame_cache_get(&key, raw))
+		return NULL;
 	/* the page stays locked while the frame decodes: nothing may raise */
 	bytes = view_stream(rel, first_block, offset, copy, e->stored_length,
 						strategy, place, p);
@@ -545,6 +550,8 @@ storage_decode_frame(Relation rel, uint64 first_block, uint64 offset,
 	view_end(p);
 	if (p == &own)
 		storage_pin_release(&own);
+	if (problem == NULL)
+		frame_cache_put(&key, raw);
 	return problem;
 }
 

@@ -563,8 +563,8 @@ load_frame(RowReader *r, int index, uint32 pos)
 		r->row_offsets = palloc(sizeof(uint32) * spot->nrows);
 		CHECK_FOR_INTERRUPTS();
 		problem = storage_decode_frame(r->rel, b->first_block, spot->offset,
-									   &spot->entry, codec, dict, stored,
-									   r->raw, NULL, &place, NULL);
+									   b->checksum, &spot->entry, codec, dict,
+									   stored, r->raw, NULL, &place, NULL);
 		if (problem != NULL)
 			batch_corrupted(r, b, problem);
 		index_frame(r, b, &spot->entry, true, spot->nrows, r->raw, 0,
