@@ -76,8 +76,8 @@ typedef struct ColumnFrame
 	bool		partial;		/* raw holds only the rows read so far */
 	uint32		partial_reads;	/* rows read one by one */
 	uint32		last_partial;	/* the last of them, within the frame */
-	bool		alone;			/* the last row read came from the frame */
-	uint32		alone_frame;	/* cache: that frame (of the current group) */
+	bool		alone;			/* the last row was decoded in the frame cache */
+	uint32		alone_frame;	/* from that frame (index in the group) */
 	ColBuffer	value_copy;		/* that row's value, by reference */
 	StreamDictHint dict_hint;	/* the column's dictionary, found last */
 	ValueWalk	walk;			/* where decoding its rows one by one stopped */

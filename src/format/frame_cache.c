@@ -112,7 +112,7 @@ frame_cache_put(const FrameCacheKey *key, const char *raw)
 	TimestampTz statement = GetCurrentStatementStartTimestamp();
 	Size		unused;
 
-	/* one frame must not push out a sixteenth of the cache */
+	/* a frame over a sixteenth of the cache would push out too much */
 	if (key->entry.stored_length == key->entry.raw_length ||
 		size > limit / 16 || IsParallelWorker())
 		return;
