@@ -648,3 +648,52 @@ value_decode_row(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 	}
 	return problem;
 }
+
+const char *
+value_decode_row_marked(const char *raw, uint32 rawlen,
+						const ValueTypeInfo *type, uint32 expected_count,
+						uint32 row, ValueWalk *marks, Datum *value,
+						bool *isnull)
+{
+	uint32		k = Min(row, expected_count) / VALUE_MARK_ROWS;
+	ValueWalk	walk;
+	uint32		null_count;
+	const uint8 *bitmap;
+	Size		values_start;
+	const char *problem;
+
+	/*
+	 * A NULL row (or a damaged header) is answered without walking, as
+	 * value_decode_row alone does: walking to the marks before it could
+	 * meet damage that the answer does not depend on.
+	 */
+	problem = value_decode_header(raw, rawlen, expected_count, &null_count,
+								  &bitmap, &values_start);
+	if (problem != NULL || row >= expected_count ||
+		(bitmap != NULL && (bitmap[row / 8] & (1 << (row % 8))) == 0))
+		return value_decode_row(raw, rawlen, type, expected_count, row, NULL,
+								value, isnull);
+
+	/* the last mark known at or before row */
+	while (k > 0 && (marks[k].next_row == 0 || marks[k].next_row > row))
+		k--;
+	walk = marks[k];
+
+	/* on to each later mark's row before row, leaving a mark there */
+	for (k++; (uint64) k * VALUE_MARK_ROWS < row; k++)
+	{
+		Datum		skipped;
+		bool		skipped_null;
+
+		problem = value_decode_row(raw, rawlen, type, expected_count,
+								   k * VALUE_MARK_ROWS, &walk, &skipped,
+								   &skipped_null);
+		if (problem != NULL)
+			return problem;
+		/* a NULL row leaves the walk where it was: still a good mark */
+		if (walk.next_row > 0)
+			marks[k] = walk;
+	}
+	return value_decode_row(raw, rawlen, type, expected_count, row, &walk,
+							value, isnull);
+}

@@ -118,6 +118,27 @@ extern const char *value_decode_row(const char *raw, uint32 rawlen,
 									ValueWalk *walk,
 									Datum *value, bool *isnull);
 
+/*
+ * Walks of one chunk kept to reach any row from close by: marks[k] is where
+ * a walk stood at or before row k * VALUE_MARK_ROWS (next_row 0: nothing
+ * known, the chunk's start).  A chunk decoded row by row many times (a
+ * cached frame of wide values, each lookup wanting one row) walks at most
+ * VALUE_MARK_ROWS rows' values past a mark instead of all values before the
+ * row.  nmarks = VALUE_MARKS(expected_count), zeroed at first.
+ */
+#define VALUE_MARK_ROWS		32
+#define VALUE_MARKS(rows)	((rows) / VALUE_MARK_ROWS + 1)
+
+/*
+ * value_decode_row from the nearest known mark, leaving in marks where the
+ * walk passed.  Marks must have been filled by calls on this same chunk.
+ */
+extern const char *value_decode_row_marked(const char *raw, uint32 rawlen,
+										   const ValueTypeInfo *type,
+										   uint32 expected_count, uint32 row,
+										   ValueWalk *marks,
+										   Datum *value, bool *isnull);
+
 /* Rows with a value (a set bit in bitmap) among rows [from, to). */
 extern uint32 value_present_between(const uint8 *bitmap, uint32 from,
 									uint32 to);

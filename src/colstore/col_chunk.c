@@ -421,6 +421,27 @@ col_chunk_read_row(const ColChunkRef *ref, const FrameSpot *spot, char *raw,
 		read_bytes(ref, spot->offset + start, raw + start, len);
 }
 
+/*
+ * The marks kept beside the cached frame of key (whose bytes are *raw), made
+ * now if there were none.  Keeping them may drop the frame's bytes: *raw is
+ * then found again, NULL if gone.  NULL when no marks are kept.
+ */
+static ValueWalk *
+cached_marks(const FrameCacheKey *key, uint32 nrows, const char **raw)
+{
+	FrameCacheKey marks_key = *key;
+	ValueWalk  *marks;
+
+	marks_key.kind = FRAME_CACHE_MARKS;
+	marks = (ValueWalk *) frame_cache_peek(&marks_key);
+	if (marks != NULL)
+		return marks;
+	marks = frame_cache_put(&marks_key, NULL,
+							sizeof(ValueWalk) * VALUE_MARKS(nrows));
+	*raw = frame_cache_peek(key);
+	return *raw != NULL ? marks : NULL;
+}
+
 bool
 col_chunk_decode_cached(const ColChunkRef *ref, const FrameSpot *spot,
 						uint32 row, Datum *value, bool *isnull)
@@ -448,6 +469,23 @@ col_chunk_decode_cached(const ColChunkRef *ref, const FrameSpot *spot,
 	raw = frame_cache_peek(&key);
 	if (raw == NULL)
 		return false;
+	if (ref->chunk->encoding == CHUNK_ENCODING_PLAIN && type.typlen < 0 &&
+		spot->nrows > VALUE_MARK_ROWS)
+	{
+		ValueWalk  *marks = cached_marks(&key, spot->nrows, &raw);
+
+		if (marks != NULL)
+		{
+			problem = value_decode_row_marked(raw, e->raw_length, &type,
+											  spot->nrows, row, marks,
+											  value, isnull);
+			if (problem != NULL)
+				col_chunk_corrupted(ref, problem);
+			return true;
+		}
+		if (raw == NULL)
+			return false;
+	}
 	if (ref->chunk->encoding == CHUNK_ENCODING_DICT)
 		problem = dict_decode_row(raw, e->raw_length, &type, spot->nrows, row,
 								  value, isnull);

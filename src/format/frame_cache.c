@@ -14,7 +14,8 @@
  *	  for short queries, within storage_engine.frame_cache_size, least
  *	  recently used dropped first.  Only compressed frames are kept: a frame
  *	  stored raw costs a copy either way.  Scans decompress every frame and
- *	  do not come here.
+ *	  do not come here.  Beside a frame's bytes, a reader may keep what it
+ *	  learnt of them (where its rows' values start: FrameCacheKind).
  *
  *	  A frame is named by where it lies (file, unit, offset) and by what
  *	  it holds (its directory entry with the CRC-32C of its stored bytes,
@@ -104,18 +105,16 @@ frame_cache_get(const FrameCacheKey *key, char *raw)
 	return true;
 }
 
-void
-frame_cache_put(const FrameCacheKey *key, const char *raw)
+void *
+frame_cache_put(const FrameCacheKey *key, const void *bytes, Size size)
 {
 	Size		limit = cache_limit();
-	Size		size = key->entry.raw_length;
 	TimestampTz statement = GetCurrentStatementStartTimestamp();
 	Size		unused;
 
 	/* a frame over a sixteenth of the cache would push out too much */
-	if (key->entry.stored_length == key->entry.raw_length ||
-		size > limit / 16 || IsParallelWorker())
-		return;
+	if (size > limit / 16 || IsParallelWorker())
+		return NULL;
 	if (frame_cache == NULL)
 		frame_cache = lru_cache_create("storage_engine frames",
 									   sizeof(FrameCacheKey), limit);
@@ -128,8 +127,8 @@ frame_cache_put(const FrameCacheKey *key, const char *raw)
 	if (size > unused)
 	{
 		if (budget_dropped + (size - unused) > limit / 8)
-			return;
+			return NULL;
 		budget_dropped += size - unused;
 	}
-	lru_cache_put(frame_cache, key, raw, size);
+	return lru_cache_put(frame_cache, key, bytes, size);
 }

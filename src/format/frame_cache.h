@@ -15,14 +15,24 @@
 
 #include "codec/frames.h"
 
+/* What is kept of a frame: its decompressed bytes, or what a reader made of them */
+typedef enum FrameCacheKind
+{
+	FRAME_CACHE_BYTES = 0,
+	FRAME_CACHE_MARKS			/* codec/value_encoding.h's ValueWalk marks */
+} FrameCacheKind;
+
 /*
  * Names one stored frame: the relation's file, where the frame's unit (a
  * colcompress chunk, a rowcompress batch) starts and the checksum of its
- * stored bytes, where the frame lies in it, and its directory entry.
+ * stored bytes, where the frame lies in it, and its directory entry; and
+ * what of it is kept.
  */
 typedef struct FrameCacheKey
 {
 	CompatRelFileLocator file;
+	uint32		kind;			/* FrameCacheKind; FRAME_CACHE_BYTES by
+								 * frame_cache_key */
 	uint32		unit_checksum;
 	uint64		first_block;
 	uint64		offset;			/* of the frame's stored bytes */
@@ -38,12 +48,18 @@ extern void frame_cache_key(FrameCacheKey *key, Relation rel,
 extern bool frame_cache_get(const FrameCacheKey *key, char *raw);
 
 /*
- * key's decompressed bytes in the cache, or NULL: valid until the next
- * frame_cache_put, for a caller that reads a little of them in place.
+ * What the cache keeps for key, or NULL: valid until the next
+ * frame_cache_put, for a caller that reads a little of it in place (and,
+ * for FRAME_CACHE_MARKS, adds to it in place).
  */
 extern const char *frame_cache_peek(const FrameCacheKey *key);
 
-/* Keeps a copy of key's decompressed bytes, raw, when worth it. */
-extern void frame_cache_put(const FrameCacheKey *key, const char *raw);
+/*
+ * Keeps size bytes for key, a copy of bytes or, with bytes NULL, zeroes for
+ * the caller to fill in place; returns them, or NULL when the cache would
+ * not keep them.
+ */
+extern void *frame_cache_put(const FrameCacheKey *key, const void *bytes,
+							 Size size);
 
 #endif							/* STORAGE_ENGINE_FRAME_CACHE_H */

@@ -550,8 +550,9 @@ storage_decode_frame(Relation rel, uint64 first_block, uint64 offset,
 	view_end(p);
 	if (p == &own)
 		storage_pin_release(&own);
-	if (problem == NULL)
-		frame_cache_put(&key, raw);
+	/* a frame stored raw costs a copy either way */
+	if (problem == NULL && e->stored_length != e->raw_length)
+		frame_cache_put(&key, raw, e->raw_length);
 	return problem;
 }
 

@@ -1705,8 +1705,10 @@ chunk_guarded_decode(GuardedBuffer *graw, const ValueTypeInfo *t,
 	bool	   *isnull = (bool *) fuzz_place(&gb_dst2, expected, rng_below(rng, 2));
 	const char *err;
 	ValueWalk	walk = {0};
+	ValueWalk  *marks = calloc(VALUE_MARKS(expected), sizeof(ValueWalk));
 	uint32		row = 0;
 
+	FUZZ_CHECK(marks != NULL, "out of memory");
 	FUZZ_CHECK((uintptr_t) raw % MAXIMUM_ALIGNOF == 0, "chunk placement is not MAXALIGNed");
 	if (expected > 0)
 	{
@@ -1719,8 +1721,9 @@ chunk_guarded_decode(GuardedBuffer *graw, const ValueTypeInfo *t,
 
 	/*
 	 * One row alone (a fetch by TID): in bounds, and as the whole decode.
-	 * The same rows through one walk (a cursor's rows, mostly in order): as
-	 * each alone.
+	 * The same rows through one walk (a cursor's rows, mostly in order), and
+	 * through the marks of every walk so far (a cached frame's rows, in any
+	 * order): as each alone.
 	 */
 	for (int k = 0; k < 4 && expected > 0; k++)
 	{
@@ -1741,6 +1744,12 @@ chunk_guarded_decode(GuardedBuffer *graw, const ValueTypeInfo *t,
 		FUZZ_CHECK((rerr == NULL) == (werr == NULL) &&
 				   (rerr != NULL || (wn == n && (n || wv == v))),
 				   "value_decode_row from a walk disagrees with it alone on row %u", row);
+		werr = value_decode_row_marked((const char *) raw, (uint32) srclen, t,
+									   expected, row, marks, &wv, &wn);
+		fuzz_check_canaries(graw, "chunk");
+		FUZZ_CHECK((rerr == NULL) == (werr == NULL) &&
+				   (rerr != NULL || (wn == n && (n || wv == v))),
+				   "value_decode_row_marked disagrees with value_decode_row on row %u", row);
 		if (err == NULL)
 		{
 			FUZZ_CHECK(rerr == NULL, "value_decode accepted the chunk, value_decode_row refused row %u: %s",
@@ -1757,6 +1766,7 @@ chunk_guarded_decode(GuardedBuffer *graw, const ValueTypeInfo *t,
 	fuzz_check_canaries(&gb_dst2, "isnull");
 	FUZZ_CHECK(srclen == 0 || memcmp(raw, src, srclen) == 0,
 			   "value_decode modified its input");
+	free(marks);
 	return err;
 }
 
