@@ -338,7 +338,8 @@ col_chunk_read_frame(const ColChunkRef *ref, const FrameSpot *spot,
 								   ref->chunk->stored_offset + spot->offset,
 								   ref->chunk->checksum, e, codec, dict,
 								   col_buffer(stored, e->stored_length), out,
-								   ref->strategy, &place, ref->pin);
+								   ref->keep_frames, ref->strategy, &place,
+								   ref->pin);
 	if (problem != NULL)
 		col_chunk_corrupted(ref, problem);
 	frame_undelta(ref, e, nrows, out);

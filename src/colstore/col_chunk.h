@@ -47,6 +47,7 @@ typedef struct ColChunkRef
 	BufferAccessStrategy strategy;	/* NULL: the default */
 	StoragePin *pin;			/* a fetch's page kept pinned, or NULL */
 	StreamDictHint *dict_hint;	/* a fetch's column's dictionary, or NULL */
+	bool		keep_frames;	/* a fetch's frames may go to the frame cache */
 } ColChunkRef;
 
 /* Raises ERRCODE_DATA_CORRUPTED naming the chunk's table, stripe, group and column. */

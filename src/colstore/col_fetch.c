@@ -74,6 +74,8 @@ typedef struct ColumnFrame
 	ColBuffer	raw;			/* its value layout */
 	uint32		rawlen;
 	bool		partial;		/* raw holds only the rows read so far */
+	uint32		served;			/* rows it gave */
+	bool		dense;			/* the frame before gave many rows */
 	uint32		partial_reads;	/* rows read one by one */
 	uint32		last_partial;	/* the last of them, within the frame */
 	bool		alone;			/* the last row was decoded in the frame cache */
@@ -273,20 +275,39 @@ decode_frame_values(ColumnFrame *col, const ColChunkRef *ref)
 	col->decoded = true;
 }
 
+/*
+ * A column whose last frame gave at least DENSE_FRAME_ROWS rows, and at
+ * least one in DENSE_FRAME_SHARE of its rows, is being scanned (a bitmap
+ * heap scan over a fifth of the table), not looked up: its frames are not
+ * offered to the frame cache, where they would only push out the frames of
+ * lookups (format/frame_cache.c).  Lookups of a hundred users take twenty
+ * rows of a chunk group's one frame of tags, not one in sixteen.
+ */
+#define DENSE_FRAME_ROWS	8
+#define DENSE_FRAME_SHARE	16
+
 /* Makes the frame at spot (of the current group) col's frame. */
 static void
 load_frame(ColFetchCursor *c, ColumnFrame *col, const ColChunkRef *ref,
 		   const FrameSpot *spot)
 {
 	col->have_frame = false;
+	col->dense = col->served >= DENSE_FRAME_ROWS &&
+		(uint64) col->served * DENSE_FRAME_SHARE >= col->spot.nrows;
+	col->served = 0;
 	col->spot = *spot;
 	col->partial = col_chunk_reads_rows(ref, &col->spot.entry);
 	col->partial_reads = 0;
 	if (col->partial)
 		col->rawlen = col_chunk_read_frame_start(ref, &col->spot, &col->raw);
 	else
-		col->rawlen = col_chunk_read_frame(ref, &col->spot, &c->stored,
+	{
+		ColChunkRef keeping = *ref;
+
+		keeping.keep_frames = !col->dense;
+		col->rawlen = col_chunk_read_frame(&keeping, &col->spot, &c->stored,
 										   &col->raw);
+	}
 	col->decoded = false;
 	memset(&col->walk, 0, sizeof(ValueWalk));
 	col->have_frame = true;
@@ -361,6 +382,7 @@ column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 	ref.strategy = NULL;
 	ref.pin = &c->pin;
 	ref.dict_hint = &col->dict_hint;
+	ref.keep_frames = false;	/* but by load_frame */
 
 	if (!col->have_frame || row < col->spot.entry.first_row ||
 		row - col->spot.entry.first_row >= col->spot.nrows)
@@ -380,6 +402,7 @@ column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 		load_frame(c, col, &ref, &spot);
 	}
 	col->alone = false;
+	col->served++;
 	row -= col->spot.entry.first_row;
 	if (col->partial && reads_whole(col, row))
 	{

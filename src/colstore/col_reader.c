@@ -342,6 +342,7 @@ load_column(ColReader *r, int attno, uint32 nrows, ColumnBatch *col)
 	ref.rows = nrows;
 	ref.strategy = r->strategy;
 	ref.pin = NULL;
+	ref.keep_frames = false;
 	ref.dict_hint = NULL;
 	column_arrays(r, attno, nrows, col);
 #ifdef HAVE_SCALED_NUMERIC

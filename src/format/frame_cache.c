@@ -29,11 +29,14 @@
  *	  heap scan over a fifth of a table) would only push out every frame
  *	  before it came back, paying a copy and an allocation per frame for
  *	  nothing: the JSONB @> query of the benchmark took 80% longer.  So a
- *	  statement may push out at most an eighth of the cache; past that its
- *	  frames are not kept.  Filling free room costs no one, and a statement
- *	  run again finds what it kept and keeps an eighth more, so a repeated
- *	  lookup that fits comes to be served whole.  Parallel workers keep
- *	  nothing: their process ends with the query.
+ *	  frame is kept only when it is met a second time (the keys of frames
+ *	  met once are kept, in a sixteenth of the room, least recently met
+ *	  dropped): one scan over many frames keeps none, and left alone it
+ *	  would fill the cache with frames no lookup wants.  And a statement may
+ *	  push out at most a quarter of the cache; past that its frames are not
+ *	  kept, so a scan repeated does not push out everything either, and a
+ *	  repeated lookup keeps a quarter more each time until it fits.
+ *	  Parallel workers keep nothing: their process ends with the query.
  *
  *	  Memory: one LruCache (format/lru_cache.c) under TopMemoryContext;
  *	  setting the size to 0 frees it.
@@ -51,6 +54,7 @@
 #include "guc.h"
 
 static LruCache *frame_cache = NULL;
+static LruCache *met_once = NULL;	/* keys of frames met once, no bytes */
 
 /* What the current statement has pushed out of the cache. */
 static TimestampTz budget_statement = 0;
@@ -68,10 +72,27 @@ cache_limit(void)
 	if (frame_cache != NULL)
 	{
 		if (limit == 0)
+		{
 			lru_cache_reset(frame_cache);
+			lru_cache_reset(met_once);
+		}
 		lru_cache_set_limit(frame_cache, limit);
+		lru_cache_set_limit(met_once, limit / 16);
 	}
 	return limit;
+}
+
+/* Whether key's frame was met before; it is, from now on. */
+static bool
+met_before(const FrameCacheKey *key)
+{
+	if (lru_cache_get(met_once, key) != NULL)
+	{
+		lru_cache_remove(met_once, key);
+		return true;
+	}
+	lru_cache_put(met_once, key, NULL, 0);
+	return false;
 }
 
 void
@@ -116,8 +137,14 @@ frame_cache_put(const FrameCacheKey *key, const void *bytes, Size size)
 	if (size > limit / 16 || IsParallelWorker())
 		return NULL;
 	if (frame_cache == NULL)
+	{
 		frame_cache = lru_cache_create("storage_engine frames",
 									   sizeof(FrameCacheKey), limit);
+		met_once = lru_cache_create("storage_engine frames met once",
+									sizeof(FrameCacheKey), limit / 16);
+	}
+	if (key->kind == FRAME_CACHE_BYTES && !met_before(key))
+		return NULL;
 	if (statement != budget_statement)
 	{
 		budget_statement = statement;
@@ -126,7 +153,7 @@ frame_cache_put(const FrameCacheKey *key, const void *bytes, Size size)
 	unused = lru_cache_unused(frame_cache);
 	if (size > unused)
 	{
-		if (budget_dropped + (size - unused) > limit / 8)
+		if (budget_dropped + (size - unused) > limit / 4)
 			return NULL;
 		budget_dropped += size - unused;
 	}

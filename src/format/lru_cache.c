@@ -123,6 +123,9 @@ lru_cache_put(LruCache *cache, const void *key, const void *value, Size size)
 		MemoryContextAlloc(cache->cxt, Max(size, 1));
 	if (value != NULL)
 		memcpy(copy, value, size);
+	/* what the value really takes: small chunks round up to a power of 2 */
+	charge = GetMemoryChunkSpace(copy) + MAXALIGN(cache->keysize) +
+		sizeof(LruEntry);
 	hashentry = hash_search(cache->table, key, HASH_ENTER, &found);
 	entry = ENTRY_OF(cache, hashentry);
 	entry->value = copy;

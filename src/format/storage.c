@@ -531,7 +531,7 @@ const char *
 storage_decode_frame(Relation rel, uint64 first_block, uint64 offset,
 					 uint32 unit_checksum, const FrameEntry *e,
 					 const Codec *codec, const CodecDict *dict, char *copy,
-					 char *raw, BufferAccessStrategy strategy,
+					 char *raw, bool keep, BufferAccessStrategy strategy,
 					 const StreamPlace *place, StoragePin *pin)
 {
 	StoragePin	own = {InvalidBuffer, 0, false};
@@ -551,7 +551,7 @@ storage_decode_frame(Relation rel, uint64 first_block, uint64 offset,
 	if (p == &own)
 		storage_pin_release(&own);
 	/* a frame stored raw costs a copy either way */
-	if (problem == NULL && e->stored_length != e->raw_length)
+	if (problem == NULL && keep && e->stored_length != e->raw_length)
 		frame_cache_put(&key, raw, e->raw_length);
 	return problem;
 }

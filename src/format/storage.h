@@ -148,16 +148,16 @@ struct CodecDict;
  * copy in copy (room for its stored bytes): a fetch by TID decompresses a
  * frame without copying it first.  The frame's unit has stored bytes of
  * checksum unit_checksum: a frame decompressed before is copied from the
- * backend's frame cache (format/frame_cache.h) instead.  pin as
- * storage_read_stream_pinned's, or NULL.  Returns NULL, or what is wrong
- * for the caller to report.
+ * backend's frame cache (format/frame_cache.h) instead, and with keep, one
+ * decompressed now is offered to it.  pin as storage_read_stream_pinned's,
+ * or NULL.  Returns NULL, or what is wrong for the caller to report.
  */
 extern const char *storage_decode_frame(Relation rel, uint64 first_block,
 										uint64 offset, uint32 unit_checksum,
 										const struct FrameEntry *e,
 										const struct Codec *codec,
 										const struct CodecDict *dict,
-										char *copy, char *raw,
+										char *copy, char *raw, bool keep,
 										BufferAccessStrategy strategy,
 										const StreamPlace *place,
 										StoragePin *pin);
