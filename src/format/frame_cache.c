@@ -132,6 +132,7 @@ frame_cache_put(const FrameCacheKey *key, const void *bytes, Size size)
 	Size		limit = cache_limit();
 	TimestampTz statement = GetCurrentStatementStartTimestamp();
 	Size		unused;
+	Size		dropping;
 
 	/* a frame over a sixteenth of the cache would push out too much */
 	if (size > limit / 16 || IsParallelWorker())
@@ -143,19 +144,18 @@ frame_cache_put(const FrameCacheKey *key, const void *bytes, Size size)
 		met_once = lru_cache_create("storage_engine frames met once",
 									sizeof(FrameCacheKey), limit / 16);
 	}
-	if (key->kind == FRAME_CACHE_BYTES && !met_before(key))
-		return NULL;
 	if (statement != budget_statement)
 	{
 		budget_statement = statement;
 		budget_dropped = 0;
 	}
 	unused = lru_cache_unused(frame_cache);
-	if (size > unused)
-	{
-		if (budget_dropped + (size - unused) > limit / 4)
-			return NULL;
-		budget_dropped += size - unused;
-	}
+	dropping = size > unused ? size - unused : 0;
+	/* a frame the budget turns away stays met once: the next statement keeps it */
+	if (budget_dropped + dropping > limit / 4)
+		return NULL;
+	if (key->kind == FRAME_CACHE_BYTES && !met_before(key))
+		return NULL;
+	budget_dropped += dropping;
 	return lru_cache_put(frame_cache, key, bytes, size);
 }
