@@ -322,6 +322,37 @@ col_buffer(ColBuffer *buf, Size size)
 	return buf->data;
 }
 
+/*
+ * Whether a row of the chunk's frames is decoded where the frame lies in
+ * the frame cache: no values made after the layout.  A delta-encoded frame
+ * is kept with its deltas undone (FRAME_CACHE_DECODED), a plain layout.
+ */
+static bool
+decodes_in_place(const ColChunkRef *ref)
+{
+	switch (ref->chunk->encoding)
+	{
+		case CHUNK_ENCODING_PLAIN:
+		case CHUNK_ENCODING_DICT:
+		case CHUNK_ENCODING_PACKED:
+		case CHUNK_ENCODING_DELTA:
+			return true;
+		default:
+			return false;
+	}
+}
+
+/* Names spot's frame in the frame cache, as a fetch keeps it. */
+static void
+frame_key(FrameCacheKey *key, const ColChunkRef *ref, const FrameSpot *spot)
+{
+	frame_cache_key(key, ref->rel, ref->stripe->first_block,
+					ref->chunk->stored_offset + spot->offset,
+					ref->chunk->checksum, &spot->entry);
+	if (ref->chunk->encoding == CHUNK_ENCODING_DELTA)
+		key->kind = FRAME_CACHE_DECODED;
+}
+
 uint32
 col_chunk_read_frame(const ColChunkRef *ref, const FrameSpot *spot,
 					 ColBuffer *stored, ColBuffer *raw)
@@ -332,17 +363,31 @@ col_chunk_read_frame(const ColChunkRef *ref, const FrameSpot *spot,
 	uint32		nrows = spot->nrows;
 	char	   *out = col_buffer(raw, frame_room(ref, e->raw_length, nrows));
 	StreamPlace place = chunk_place(ref);
+	bool		delta = ref->chunk->encoding == CHUNK_ENCODING_DELTA;
+	FrameKeep	keep = FRAME_KEEP_NONE;
+	FrameCacheKey key;
 	const char *problem;
 
+	if (ref->keep_frames)
+		keep = decodes_in_place(ref) ? FRAME_KEEP_ALL : FRAME_KEEP_COMPRESSED;
+	/* a fetch keeps a delta-encoded frame decoded, below */
+	if (delta && keep != FRAME_KEEP_NONE)
+	{
+		frame_key(&key, ref, spot);
+		if (frame_cache_get(&key, out))
+			return e->raw_length;
+	}
 	problem = storage_decode_frame(ref->rel, ref->stripe->first_block,
 								   ref->chunk->stored_offset + spot->offset,
 								   ref->chunk->checksum, e, codec, dict,
 								   col_buffer(stored, e->stored_length), out,
-								   ref->keep_frames, ref->strategy, &place,
-								   ref->pin);
+								   delta ? FRAME_KEEP_NONE : keep,
+								   ref->strategy, &place, ref->pin);
 	if (problem != NULL)
 		col_chunk_corrupted(ref, problem);
 	frame_undelta(ref, e, nrows, out);
+	if (delta && keep != FRAME_KEEP_NONE)
+		frame_cache_put(&key, out, e->raw_length);
 	return e->raw_length;
 }
 
@@ -444,6 +489,17 @@ cached_marks(const FrameCacheKey *key, uint32 nrows, const char **raw)
 }
 
 bool
+col_chunk_frame_wanted(const ColChunkRef *ref, const FrameSpot *spot)
+{
+	FrameCacheKey key;
+
+	if (!decodes_in_place(ref))
+		return false;
+	frame_key(&key, ref, spot);
+	return frame_cache_wants(&key);
+}
+
+bool
 col_chunk_decode_cached(const ColChunkRef *ref, const FrameSpot *spot,
 						uint32 row, Datum *value, bool *isnull)
 {
@@ -453,20 +509,9 @@ col_chunk_decode_cached(const ColChunkRef *ref, const FrameSpot *spot,
 	const char *raw;
 	const char *problem;
 
-	if (e->stored_length == e->raw_length)
-		return false;			/* never cached */
-	switch (ref->chunk->encoding)
-	{
-		case CHUNK_ENCODING_PLAIN:
-		case CHUNK_ENCODING_DICT:
-		case CHUNK_ENCODING_PACKED:
-			break;
-		default:
-			return false;
-	}
-	frame_cache_key(&key, ref->rel, ref->stripe->first_block,
-					ref->chunk->stored_offset + spot->offset,
-					ref->chunk->checksum, e);
+	if (!decodes_in_place(ref))
+		return false;
+	frame_key(&key, ref, spot);
 	raw = frame_cache_peek(&key);
 	if (raw == NULL)
 		return false;

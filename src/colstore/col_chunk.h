@@ -100,6 +100,14 @@ extern void col_chunk_read_row(const ColChunkRef *ref, const FrameSpot *spot,
 							   char *raw, uint32 row);
 
 /*
+ * Whether the frame cache would keep spot's frame if it were read whole
+ * now (format/frame_cache.h, frame_cache_wants): a frame met again is read
+ * whole, to be kept, instead of row by row.
+ */
+extern bool col_chunk_frame_wanted(const ColChunkRef *ref,
+								   const FrameSpot *spot);
+
+/*
  * Decodes row (within spot's frame) straight from the backend's frame cache
  * (format/frame_cache.h), without copying the frame, when the cache holds
  * the frame and its layout is read in place (no deltas to undo, no values

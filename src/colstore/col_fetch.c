@@ -23,8 +23,10 @@
  *	  uncompressed whose values have one width (random floats, hex
  *	  digests, packed integers) is not read whole for its first row: the
  *	  row's own bytes and the frame's header are, a few bytes of a 16 kB
- *	  frame (col_chunk_read_row); a second row of the frame reads it whole,
- *	  since rows near each other come in runs.  A scan that knows
+ *	  frame (col_chunk_read_row), until rows come in a run or the frame
+ *	  is met again by a later lookup: then it is read whole, and in the
+ *	  second case kept in the frame cache, where lookups after that decode
+ *	  their row in place instead of reading two pages.  A scan that knows
  *	  the columns its plan reads (scan/fetch_columns.c) has the
  *	  cursor leave the others NULL, undecoded.  The values stored in a
  *	  slot point into those frames: they stay valid until the cursor's
@@ -296,7 +298,8 @@ load_frame(ColFetchCursor *c, ColumnFrame *col, const ColChunkRef *ref,
 		(uint64) col->served * DENSE_FRAME_SHARE >= col->spot.nrows;
 	col->served = 0;
 	col->spot = *spot;
-	col->partial = col_chunk_reads_rows(ref, &col->spot.entry);
+	col->partial = col_chunk_reads_rows(ref, &col->spot.entry) &&
+		(col->dense || !col_chunk_frame_wanted(ref, &col->spot));
 	col->partial_reads = 0;
 	if (col->partial)
 		col->rawlen = col_chunk_read_frame_start(ref, &col->spot, &col->raw);

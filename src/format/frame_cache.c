@@ -12,9 +12,11 @@
  *	  keys, a join's inner side, a dashboard's query), so the backend keeps
  *	  the frames it decompressed, as ClickHouse's "uncompressed cache" does
  *	  for short queries, within storage_engine.frame_cache_size, least
- *	  recently used dropped first.  Only compressed frames are kept: a frame
- *	  stored raw costs a copy either way.  Scans decompress every frame and
- *	  do not come here.  Beside a frame's bytes, a reader may keep what it
+ *	  recently used dropped first.  A frame stored raw is kept for a reader
+ *	  that decodes rows in place (FrameKeep): a lookup of a row's value
+ *	  then costs one probe here instead of two page reads, its frame's
+ *	  header and its bytes.  Scans decompress every frame and do not come
+ *	  here.  Beside a frame's bytes, a reader may keep what it
  *	  learnt of them (where its rows' values start: FrameCacheKind).
  *
  *	  A frame is named by where it lies (file, unit, offset) and by what
@@ -82,17 +84,37 @@ cache_limit(void)
 	return limit;
 }
 
+/* Makes the caches at limit bytes. */
+static void
+create_caches(Size limit)
+{
+	if (frame_cache != NULL)
+		return;
+	frame_cache = lru_cache_create("storage_engine frames",
+								   sizeof(FrameCacheKey), limit);
+	met_once = lru_cache_create("storage_engine frames met once",
+								sizeof(FrameCacheKey), limit / 16);
+}
+
 /* Whether key's frame was met before; it is, from now on. */
 static bool
 met_before(const FrameCacheKey *key)
 {
 	if (lru_cache_get(met_once, key) != NULL)
-	{
-		lru_cache_remove(met_once, key);
 		return true;
-	}
 	lru_cache_put(met_once, key, NULL, 0);
 	return false;
+}
+
+bool
+frame_cache_wants(const FrameCacheKey *key)
+{
+	Size		limit = cache_limit();
+
+	if (key->entry.raw_length > limit / 16 || IsParallelWorker())
+		return false;
+	create_caches(limit);
+	return met_before(key);
 }
 
 void
@@ -137,13 +159,7 @@ frame_cache_put(const FrameCacheKey *key, const void *bytes, Size size)
 	/* a frame over a sixteenth of the cache would push out too much */
 	if (size > limit / 16 || IsParallelWorker())
 		return NULL;
-	if (frame_cache == NULL)
-	{
-		frame_cache = lru_cache_create("storage_engine frames",
-									   sizeof(FrameCacheKey), limit);
-		met_once = lru_cache_create("storage_engine frames met once",
-									sizeof(FrameCacheKey), limit / 16);
-	}
+	create_caches(limit);
 	if (statement != budget_statement)
 	{
 		budget_statement = statement;
@@ -154,8 +170,12 @@ frame_cache_put(const FrameCacheKey *key, const void *bytes, Size size)
 	/* a frame the budget turns away stays met once: the next statement keeps it */
 	if (budget_dropped + dropping > limit / 4)
 		return NULL;
-	if (key->kind == FRAME_CACHE_BYTES && !met_before(key))
-		return NULL;
+	if (key->kind != FRAME_CACHE_MARKS)
+	{
+		if (!met_before(key))
+			return NULL;
+		lru_cache_remove(met_once, key);
+	}
 	budget_dropped += dropping;
 	return lru_cache_put(frame_cache, key, bytes, size);
 }

@@ -19,6 +19,8 @@
 typedef enum FrameCacheKind
 {
 	FRAME_CACHE_BYTES = 0,
+	FRAME_CACHE_DECODED,		/* its bytes after the reader's own decoding
+								 * (colcompress deltas undone) */
 	FRAME_CACHE_MARKS			/* codec/value_encoding.h's ValueWalk marks */
 } FrameCacheKind;
 
@@ -53,6 +55,27 @@ extern bool frame_cache_get(const FrameCacheKey *key, char *raw);
  * for FRAME_CACHE_MARKS, adds to it in place).
  */
 extern const char *frame_cache_peek(const FrameCacheKey *key);
+
+/*
+ * Which frames a reader offers to the cache.  A frame stored raw is worth
+ * keeping only to a reader that decodes a row of it in place (colcompress,
+ * col_chunk_decode_cached): it saves the page reads of the row, where a
+ * reader that copies the frame would copy it from the cache instead of
+ * from its pages, for nothing.
+ */
+typedef enum FrameKeep
+{
+	FRAME_KEEP_NONE,			/* a scan: every frame once */
+	FRAME_KEEP_COMPRESSED,
+	FRAME_KEEP_ALL
+} FrameKeep;
+
+/*
+ * Whether a frame read now would be kept: the frame of key was met before.
+ * It has been from now on.  For a reader that would otherwise read less
+ * than the whole frame.
+ */
+extern bool frame_cache_wants(const FrameCacheKey *key);
 
 /*
  * Keeps size bytes for key, a copy of bytes or, with bytes NULL, zeroes for

@@ -531,7 +531,7 @@ const char *
 storage_decode_frame(Relation rel, uint64 first_block, uint64 offset,
 					 uint32 unit_checksum, const FrameEntry *e,
 					 const Codec *codec, const CodecDict *dict, char *copy,
-					 char *raw, bool keep, BufferAccessStrategy strategy,
+					 char *raw, FrameKeep keep, BufferAccessStrategy strategy,
 					 const StreamPlace *place, StoragePin *pin)
 {
 	StoragePin	own = {InvalidBuffer, 0, false};
@@ -550,8 +550,9 @@ storage_decode_frame(Relation rel, uint64 first_block, uint64 offset,
 	view_end(p);
 	if (p == &own)
 		storage_pin_release(&own);
-	/* a frame stored raw costs a copy either way */
-	if (problem == NULL && keep && e->stored_length != e->raw_length)
+	if (problem == NULL &&
+		(keep == FRAME_KEEP_ALL ||
+		 (keep == FRAME_KEEP_COMPRESSED && e->stored_length != e->raw_length)))
 		frame_cache_put(&key, raw, e->raw_length);
 	return problem;
 }

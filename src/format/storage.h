@@ -16,6 +16,8 @@
 #include "storage/bufmgr.h"
 #include "utils/relcache.h"
 
+#include "format/frame_cache.h"
+
 #define STORAGE_MAGIC			0x53454E47	/* "SENG" */
 #define STORAGE_FORMAT_VERSION	1
 #define STORAGE_METAPAGE_BLOCK	0
@@ -148,8 +150,8 @@ struct CodecDict;
  * copy in copy (room for its stored bytes): a fetch by TID decompresses a
  * frame without copying it first.  The frame's unit has stored bytes of
  * checksum unit_checksum: a frame decompressed before is copied from the
- * backend's frame cache (format/frame_cache.h) instead, and with keep, one
- * decompressed now is offered to it.  pin as storage_read_stream_pinned's,
+ * backend's frame cache (format/frame_cache.h) instead, and one decoded now
+ * is offered to it as keep says.  pin as storage_read_stream_pinned's,
  * or NULL.  Returns NULL, or what is wrong for the caller to report.
  */
 extern const char *storage_decode_frame(Relation rel, uint64 first_block,
@@ -157,7 +159,7 @@ extern const char *storage_decode_frame(Relation rel, uint64 first_block,
 										const struct FrameEntry *e,
 										const struct Codec *codec,
 										const struct CodecDict *dict,
-										char *copy, char *raw, bool keep,
+										char *copy, char *raw, FrameKeep keep,
 										BufferAccessStrategy strategy,
 										const StreamPlace *place,
 										StoragePin *pin);

@@ -564,7 +564,8 @@ load_frame(RowReader *r, int index, uint32 pos)
 		CHECK_FOR_INTERRUPTS();
 		problem = storage_decode_frame(r->rel, b->first_block, spot->offset,
 									   b->checksum, &spot->entry, codec, dict,
-									   stored, r->raw, true, NULL, &place,
+									   stored, r->raw, FRAME_KEEP_COMPRESSED,
+									   NULL, &place,
 									   NULL);
 		if (problem != NULL)
 			batch_corrupted(r, b, problem);

@@ -42,7 +42,7 @@ BEGIN
 	PERFORM set_config('enable_bitmapscan', (plan = 'bitmap')::text, true);
 	PERFORM set_config('storage_engine.enable_custom_scan', 'off', true);
 	EXECUTE format(wrap, q) INTO got;
-	EXECUTE format(wrap, regexp_replace(q, '\m(rl|fc)_(col|row)\M', '\1_heap', 'g')) INTO want;
+	EXECUTE format(wrap, regexp_replace(q, '\m(rl|fc|fr)_(col|row)\M', '\1_heap', 'g')) INTO want;
 	RETURN CASE WHEN got = want THEN 'same, ' || split_part(got, ' ', 2) || ' rows'
 				ELSE 'DIFFERENT: ' || got || ' / ' || want END;
 END $$;
@@ -203,6 +203,52 @@ SELECT first_block = :row_block AS row_same_blocks FROM engine.batch
 SELECT same_as_heap('SELECT * FROM fc_col WHERE id BETWEEN 2001 AND 3000', 'index') AS col_after,
 	   same_as_heap('SELECT * FROM fc_row WHERE id BETWEEN 2001 AND 3000', 'index') AS row_after;
 DROP TABLE fc_heap, fc_col, fc_row;
+
+-- Frames stored raw are kept too, for the fetches that decode a row where
+-- its frame lies: f (random floats, NULLs among them, plain) and h (random
+-- integers, packed) are stored raw; their rows are read one by one until a
+-- frame is met again, which is then read whole and kept.  p's frames are
+-- delta-encoded and kept with the deltas undone.  s (hex digests) decodes
+-- into values made after its frame and goes on being read row by row.
+CREATE TABLE fr_heap (id int, f float8, h int, p int, s text);
+INSERT INTO fr_heap SELECT g, CASE WHEN g % 11 = 0 THEN NULL ELSE sin(g) * 1e6 END,
+	   hashint4(g), (g * 7919) % 3001, md5(g::text)
+  FROM generate_series(1, 3000) g;
+CREATE TABLE fr_col (LIKE fr_heap) USING colcompress
+	WITH (stripe_row_limit = 1000, chunk_group_row_limit = 1000);
+INSERT INTO fr_col SELECT * FROM fr_heap;
+CREATE INDEX ON fr_col (id);
+CREATE INDEX ON fr_col (p);
+SELECT attr_num, encoding, stored_length > raw_length AS stored_raw
+  FROM engine.chunk WHERE storage_id = engine.storage_id('fr_col') AND stripe_num = 1
+ ORDER BY attr_num;
+-- rows 37 apart, a few of each frame, in TID order; then in p's order
+SELECT same_as_heap('SELECT * FROM fr_col WHERE id = ANY (ARRAY(SELECT g * 37 FROM generate_series(1, 80) g))', 'index') AS first,
+	   same_as_heap('SELECT * FROM fr_col WHERE id = ANY (ARRAY(SELECT g * 37 FROM generate_series(1, 80) g))', 'index') AS met_again,
+	   same_as_heap('SELECT * FROM fr_col WHERE id = ANY (ARRAY(SELECT g * 37 FROM generate_series(1, 80) g))', 'index') AS cached,
+	   same_as_heap('SELECT * FROM fr_col WHERE id = ANY (ARRAY(SELECT g * 37 FROM generate_series(1, 80) g))', 'bitmap') AS cached_bitmap,
+	   same_as_heap('SELECT * FROM fr_col WHERE p < 90', 'index') AS key_order,
+	   same_as_heap('SELECT * FROM fr_col WHERE p < 90', 'index') AS key_order_cached;
+-- the raw columns' rows come from the cache, not from their pages
+CREATE FUNCTION blocks_touched(q text) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+	p json;
+BEGIN
+	PERFORM set_config('enable_seqscan', 'off', true);
+	PERFORM set_config('enable_bitmapscan', 'off', true);
+	PERFORM set_config('storage_engine.enable_custom_scan', 'off', true);
+	EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ' || q INTO p;
+	RETURN (p -> 0 -> 'Plan' ->> 'Shared Hit Blocks')::bigint +
+		   (p -> 0 -> 'Plan' ->> 'Shared Read Blocks')::bigint;
+END $$;
+SELECT blocks_touched('SELECT id, f, h FROM fr_col WHERE id = ANY (ARRAY(SELECT g * 37 FROM generate_series(1, 80) g))') AS cached_blocks \gset
+SET storage_engine.frame_cache_size = 0;
+SELECT blocks_touched('SELECT id, f, h FROM fr_col WHERE id = ANY (ARRAY(SELECT g * 37 FROM generate_series(1, 80) g))') AS uncached_blocks \gset
+SELECT same_as_heap('SELECT * FROM fr_col WHERE id = ANY (ARRAY(SELECT g * 37 FROM generate_series(1, 80) g))', 'index') AS uncached;
+RESET storage_engine.frame_cache_size;
+SELECT :cached_blocks < :uncached_blocks AS raw_rows_from_cache;
+DROP FUNCTION blocks_touched(text);
+DROP TABLE fr_heap, fr_col;
 
 DROP FUNCTION runs_match(regclass);
 DROP FUNCTION same_as_heap(text, text);
