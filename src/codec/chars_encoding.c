@@ -245,7 +245,7 @@ chars_decode_row(const char *raw, uint32 rawlen, uint32 expected_count,
 								 isnull, &present);
 	if (problem != NULL || *isnull)
 		return problem;
-	out = made + (Size) row * CHARS_VALUE_ROOM;
+	out = made;
 	if (!write_value(&l, present, out))
 		return "packed character code out of range";
 	*value = PointerGetDatum(out);

@@ -63,8 +63,9 @@ extern bool chars_encode(StringInfo buf, const Datum *values,
 
 /*
  * As value_decode and value_decode_row, for a frame of packed characters;
- * each row's value is written at made + row * CHARS_VALUE_ROOM (made has
- * room for expected_count of them).
+ * chars_decode writes each row's value at made + row * CHARS_VALUE_ROOM
+ * (made has room for expected_count of them), chars_decode_row the row's
+ * at made (room for one).
  */
 extern const char *chars_decode(const char *raw, uint32 rawlen,
 								uint32 expected_count, char *made,

@@ -345,18 +345,18 @@ model_value(const PackedLayout *l, uint32 row, uint32 k)
 
 /*
  * Row row's value, the k-th row holding one: as an integer of type, or,
- * type NULL, as a numeric written at its place in made.
+ * type NULL, as a numeric written in made, at its place place.
  */
 static inline Datum
 row_value(const PackedLayout *l, const ValueTypeInfo *type, uint32 row,
-		  uint32 k, char *made)
+		  uint32 k, char *made, uint32 place)
 {
 	uint64		v = model_value(l, row, k);
 
 #ifdef HAVE_SCALED_NUMERIC
 	if (type == NULL)
 	{
-		char	   *at = made + (Size) row * PACKED_DECIMAL_SIZE;
+		char	   *at = made + (Size) place * PACKED_DECIMAL_SIZE;
 
 		numeric_write_scaled((int64) v, (int) l->scale, at);
 		return PointerGetDatum(at);
@@ -399,7 +399,7 @@ decode_frame(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 			continue;
 		}
 #endif
-		values[i] = row_value(&l, type, i, present++, made);
+		values[i] = row_value(&l, type, i, present++, made, i);
 	}
 	return NULL;
 }
@@ -421,7 +421,7 @@ decode_row(const char *raw, uint32 rawlen, const ValueTypeInfo *type,
 								 isnull, &present);
 	if (problem != NULL || *isnull)
 		return problem;
-	*value = row_value(&l, type, row, present, made);
+	*value = row_value(&l, type, row, present, made, 0);
 	return NULL;
 }
 

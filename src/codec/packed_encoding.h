@@ -99,8 +99,9 @@ extern bool packed_decimal_encode(StringInfo buf, const Datum *values,
 
 /*
  * As packed_decode and packed_decode_row, for a frame of packed decimals;
- * the numerics are written at made, room for expected_count values of
- * PACKED_DECIMAL_SIZE bytes, each row's at made + row * PACKED_DECIMAL_SIZE.
+ * the numerics are written at made: by packed_decimal_decode each row's at
+ * made + row * PACKED_DECIMAL_SIZE (room for expected_count of them), by
+ * packed_decimal_decode_row the row's at made (room for one).
  */
 extern const char *packed_decimal_decode(const char *raw, uint32 rawlen,
 										 uint32 expected_count, char *made,

@@ -177,23 +177,31 @@ frame_undelta(const ColChunkRef *ref, const FrameEntry *e, uint32 nrows,
 }
 
 /*
+ * Room one value the decoder makes takes (packed decimals are written back
+ * as numerics, packed characters as strings); 0 for layouts whose values
+ * point into the layout itself.
+ */
+static Size
+made_room(const ColChunkRef *ref)
+{
+#ifdef HAVE_SCALED_NUMERIC
+	if (ref->chunk->encoding == CHUNK_ENCODING_DECIMAL)
+		return PACKED_DECIMAL_SIZE;
+#endif
+	if (ref->chunk->encoding == CHUNK_ENCODING_CHARS)
+		return CHARS_VALUE_ROOM;
+	return 0;
+}
+
+/*
  * Bytes a frame of nrows rows takes decoded: its value layout, MAXALIGNed,
- * then room for the values the decoder makes (packed decimals are written
- * back as numerics, packed characters as strings), which by-reference
- * values point into like the rest.
+ * then room for the values the decoder makes, which by-reference values
+ * point into like the rest.
  */
 static Size
 frame_room(const ColChunkRef *ref, uint32 raw_length, uint32 nrows)
 {
-	Size		room = MAXALIGN(raw_length);
-
-#ifdef HAVE_SCALED_NUMERIC
-	if (ref->chunk->encoding == CHUNK_ENCODING_DECIMAL)
-		room += (Size) nrows * PACKED_DECIMAL_SIZE;
-#endif
-	if (ref->chunk->encoding == CHUNK_ENCODING_CHARS)
-		room += (Size) nrows * CHARS_VALUE_ROOM;
-	return room;
+	return MAXALIGN(raw_length) + (Size) nrows * made_room(ref);
 }
 
 static ValueTypeInfo
@@ -324,8 +332,9 @@ col_buffer(ColBuffer *buf, Size size)
 
 /*
  * Whether a row of the chunk's frames is decoded where the frame lies in
- * the frame cache: no values made after the layout.  A delta-encoded frame
- * is kept with its deltas undone (FRAME_CACHE_DECODED), a plain layout.
+ * the frame cache, a value it makes written elsewhere.  A delta-encoded
+ * frame is kept with its deltas undone (FRAME_CACHE_DECODED), a plain
+ * layout.
  */
 static bool
 decodes_in_place(const ColChunkRef *ref)
@@ -336,6 +345,10 @@ decodes_in_place(const ColChunkRef *ref)
 		case CHUNK_ENCODING_DICT:
 		case CHUNK_ENCODING_PACKED:
 		case CHUNK_ENCODING_DELTA:
+		case CHUNK_ENCODING_CHARS:
+#ifdef HAVE_SCALED_NUMERIC
+		case CHUNK_ENCODING_DECIMAL:
+#endif
 			return true;
 		default:
 			return false;
@@ -467,6 +480,45 @@ col_chunk_read_row(const ColChunkRef *ref, const FrameSpot *spot, char *raw,
 		read_bytes(ref, spot->offset + start, raw + start, len);
 }
 
+/* As col_chunk_decode_value, a value the layout makes written at made. */
+static void
+decode_row(const ColChunkRef *ref, char *raw, uint32 rawlen, uint32 nrows,
+		   uint32 row, ValueWalk *walk, char *made, Datum *value,
+		   bool *isnull)
+{
+	ValueTypeInfo type = value_type(ref);
+	const char *problem;
+
+	switch (ref->chunk->encoding)
+	{
+		case CHUNK_ENCODING_DICT:
+			problem = dict_decode_row(raw, rawlen, &type, nrows, row, value,
+									  isnull);
+			break;
+		case CHUNK_ENCODING_PACKED:
+			problem = packed_decode_row(raw, rawlen, &type, nrows, row, value,
+										isnull);
+			break;
+#ifdef HAVE_SCALED_NUMERIC
+		case CHUNK_ENCODING_DECIMAL:
+			problem = packed_decimal_decode_row(raw, rawlen, nrows, row, made,
+												value, isnull);
+			break;
+#endif
+		case CHUNK_ENCODING_CHARS:
+			problem = chars_decode_row(raw, rawlen, nrows, row, made, value,
+									   isnull);
+			break;
+		default:
+			problem = value_decode_row(raw, rawlen, &type, nrows, row, walk,
+									   value, isnull);
+			break;
+	}
+
+	if (problem != NULL)
+		col_chunk_corrupted(ref, problem);
+}
+
 /*
  * The marks kept beside the cached frame of key (whose bytes are *raw), made
  * now if there were none.  Keeping them may drop the frame's bytes: *raw is
@@ -501,7 +553,8 @@ col_chunk_frame_wanted(const ColChunkRef *ref, const FrameSpot *spot)
 
 bool
 col_chunk_decode_cached(const ColChunkRef *ref, const FrameSpot *spot,
-						uint32 row, Datum *value, bool *isnull)
+						uint32 row, ColBuffer *made, Datum *value,
+						bool *isnull)
 {
 	const FrameEntry *e = &spot->entry;
 	ValueTypeInfo type = value_type(ref);
@@ -533,8 +586,8 @@ col_chunk_decode_cached(const ColChunkRef *ref, const FrameSpot *spot,
 			return false;
 	}
 	/* the layouts let through above are read without being written to */
-	col_chunk_decode_value(ref, unconstify(char *, raw), e->raw_length,
-						   spot->nrows, row, NULL, value, isnull);
+	decode_row(ref, unconstify(char *, raw), e->raw_length, spot->nrows, row,
+			   NULL, col_buffer(made, made_room(ref)), value, isnull);
 	return true;
 }
 
@@ -579,36 +632,6 @@ col_chunk_decode_value(const ColChunkRef *ref, char *raw,
 					   uint32 rawlen, uint32 nrows, uint32 row,
 					   ValueWalk *walk, Datum *value, bool *isnull)
 {
-	ValueTypeInfo type = value_type(ref);
-	const char *problem;
-
-	switch (ref->chunk->encoding)
-	{
-		case CHUNK_ENCODING_DICT:
-			problem = dict_decode_row(raw, rawlen, &type, nrows, row, value,
-									  isnull);
-			break;
-		case CHUNK_ENCODING_PACKED:
-			problem = packed_decode_row(raw, rawlen, &type, nrows, row, value,
-										isnull);
-			break;
-#ifdef HAVE_SCALED_NUMERIC
-		case CHUNK_ENCODING_DECIMAL:
-			problem = packed_decimal_decode_row(raw, rawlen, nrows, row,
-												raw + MAXALIGN(rawlen),
-												value, isnull);
-			break;
-#endif
-		case CHUNK_ENCODING_CHARS:
-			problem = chars_decode_row(raw, rawlen, nrows, row,
-									   raw + MAXALIGN(rawlen), value, isnull);
-			break;
-		default:
-			problem = value_decode_row(raw, rawlen, &type, nrows, row, walk,
-									   value, isnull);
-			break;
-	}
-
-	if (problem != NULL)
-		col_chunk_corrupted(ref, problem);
+	decode_row(ref, raw, rawlen, nrows, row, walk, raw + MAXALIGN(rawlen),
+			   value, isnull);
 }

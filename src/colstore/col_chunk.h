@@ -110,13 +110,15 @@ extern bool col_chunk_frame_wanted(const ColChunkRef *ref,
 /*
  * Decodes row (within spot's frame) straight from the backend's frame cache
  * (format/frame_cache.h), without copying the frame, when the cache holds
- * the frame and its layout is read in place (no deltas to undo, no values
- * made after it).  A by-reference *value points into the cache: valid only
- * until the next frame is decoded.  false when the frame is not there.
+ * the frame (a delta-encoded one with its deltas undone).  A by-reference
+ * *value points into the cache, valid only until the next frame is
+ * decoded, or into made, when the layout makes values (packed decimals and
+ * characters).  false when the frame is not there.
  */
 extern bool col_chunk_decode_cached(const ColChunkRef *ref,
 									const FrameSpot *spot, uint32 row,
-									Datum *value, bool *isnull);
+									ColBuffer *made, Datum *value,
+									bool *isnull);
 
 /*
  * Decodes the nrows values of a frame's value layout (pointing into raw,

@@ -349,7 +349,9 @@ keep_value(ColumnFrame *col, Form_pg_attribute attr, Datum *value,
 	Size		len;
 	char	   *copy;
 
-	if (isnull || attr->attbyval)
+	/* a value made by the decoder is there already */
+	if (isnull || attr->attbyval ||
+		DatumGetPointer(*value) == col->value_copy.data)
 		return;
 	len = datumGetSize(*value, false, attr->attlen);
 	copy = col_buffer(&col->value_copy, len);
@@ -395,7 +397,7 @@ column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 		col_chunk_find_frame(&ref, row, &spot);
 		if (!(col->alone && col->alone_frame == spot.index) &&
 			col_chunk_decode_cached(&ref, &spot, row - spot.entry.first_row,
-									value, isnull))
+									&col->value_copy, value, isnull))
 		{
 			keep_value(col, attr, value, *isnull);
 			col->alone = true;

@@ -205,14 +205,15 @@ SELECT same_as_heap('SELECT * FROM fc_col WHERE id BETWEEN 2001 AND 3000', 'inde
 DROP TABLE fc_heap, fc_col, fc_row;
 
 -- Frames stored raw are kept too, for the fetches that decode a row where
--- its frame lies: f (random floats, NULLs among them, plain) and h (random
--- integers, packed) are stored raw; their rows are read one by one until a
--- frame is met again, which is then read whole and kept.  p's frames are
--- delta-encoded and kept with the deltas undone.  s (hex digests) decodes
--- into values made after its frame and goes on being read row by row.
-CREATE TABLE fr_heap (id int, f float8, h int, p int, s text);
+-- its frame lies: f (random floats, NULLs among them, plain), h (random
+-- integers, packed) and s (hex digests, packed characters) are stored raw;
+-- their rows are read one by one until a frame is met again, which is then
+-- read whole and kept.  p's frames are delta-encoded and kept with the
+-- deltas undone; n's are packed decimals, made into numerics when read.
+CREATE TABLE fr_heap (id int, f float8, h int, p int, s text, n numeric(12, 2));
 INSERT INTO fr_heap SELECT g, CASE WHEN g % 11 = 0 THEN NULL ELSE sin(g) * 1e6 END,
-	   hashint4(g), (g * 7919) % 3001, md5(g::text)
+	   hashint4(g), (g * 7919) % 3001, md5(g::text),
+	   CASE WHEN g % 13 = 0 THEN NULL ELSE ((g * 7919) % 100003) / 100.0 END
   FROM generate_series(1, 3000) g;
 CREATE TABLE fr_col (LIKE fr_heap) USING colcompress
 	WITH (stripe_row_limit = 1000, chunk_group_row_limit = 1000);
@@ -241,9 +242,9 @@ BEGIN
 	RETURN (p -> 0 -> 'Plan' ->> 'Shared Hit Blocks')::bigint +
 		   (p -> 0 -> 'Plan' ->> 'Shared Read Blocks')::bigint;
 END $$;
-SELECT blocks_touched('SELECT id, f, h FROM fr_col WHERE id = ANY (ARRAY(SELECT g * 37 FROM generate_series(1, 80) g))') AS cached_blocks \gset
+SELECT blocks_touched('SELECT id, f, h, s FROM fr_col WHERE id = ANY (ARRAY(SELECT g * 37 FROM generate_series(1, 80) g))') AS cached_blocks \gset
 SET storage_engine.frame_cache_size = 0;
-SELECT blocks_touched('SELECT id, f, h FROM fr_col WHERE id = ANY (ARRAY(SELECT g * 37 FROM generate_series(1, 80) g))') AS uncached_blocks \gset
+SELECT blocks_touched('SELECT id, f, h, s FROM fr_col WHERE id = ANY (ARRAY(SELECT g * 37 FROM generate_series(1, 80) g))') AS uncached_blocks \gset
 SELECT same_as_heap('SELECT * FROM fr_col WHERE id = ANY (ARRAY(SELECT g * 37 FROM generate_series(1, 80) g))', 'index') AS uncached;
 RESET storage_engine.frame_cache_size;
 SELECT :cached_blocks < :uncached_blocks AS raw_rows_from_cache;
