@@ -15,9 +15,13 @@
  *	  recently used dropped first.  A frame stored raw is kept for a reader
  *	  that decodes rows in place (FrameKeep): a lookup of a row's value
  *	  then costs one probe here instead of two page reads, its frame's
- *	  header and its bytes.  Scans decompress every frame and do not come
- *	  here.  Beside a frame's bytes, a reader may keep what it
- *	  learnt of them (where its rows' values start: FrameCacheKind).
+ *	  header and its bytes; but only in room the decompressed frames leave
+ *	  (raw_frame): lookups of more frames than the cache holds (SELECT * of
+ *	  2,000 rows by a foreign key) took 20% longer reading raw frames whole
+ *	  to keep them for a moment.  Scans decompress every frame and do not
+ *	  come here.  Beside a frame's bytes, a reader may keep what it learnt
+ *	  of them (where its rows' values start, FrameCacheKind; the values of
+ *	  a delta-encoded frame with its deltas undone).
  *
  *	  A frame is named by where it lies (file, unit, offset) and by what
  *	  it holds (its directory entry with the CRC-32C of its stored bytes,
@@ -40,8 +44,9 @@
  *	  repeated lookup keeps a quarter more each time until it fits.
  *	  Parallel workers keep nothing: their process ends with the query.
  *
- *	  Memory: one LruCache (format/lru_cache.c) under TopMemoryContext;
- *	  setting the size to 0 frees it.
+ *	  Memory: LruCaches (format/lru_cache.c) under TopMemoryContext, one
+ *	  for raw frames, one for the rest, within the size together, and one
+ *	  of the keys met once; setting the size to 0 frees them.
  *
  *-------------------------------------------------------------------------
  */
@@ -55,12 +60,16 @@
 #include "format/lru_cache.h"
 #include "guc.h"
 
-static LruCache *frame_cache = NULL;
+static LruCache *frame_cache = NULL;	/* decompressed frames, and marks */
+static LruCache *raw_frames = NULL; /* frames stored raw, in the room left */
 static LruCache *met_once = NULL;	/* keys of frames met once, no bytes */
 
 /* What the current statement has pushed out of the cache. */
 static TimestampTz budget_statement = 0;
 static Size budget_dropped = 0;
+
+/* A statement may push out this share of the cache (1/STATEMENT_SHARE). */
+#define STATEMENT_SHARE 4
 
 /*
  * The cache's bytes now, 0 when off; a smaller setting takes effect at the
@@ -76,9 +85,11 @@ cache_limit(void)
 		if (limit == 0)
 		{
 			lru_cache_reset(frame_cache);
+			lru_cache_reset(raw_frames);
 			lru_cache_reset(met_once);
 		}
 		lru_cache_set_limit(frame_cache, limit);
+		lru_cache_set_limit(raw_frames, lru_cache_unused(frame_cache));
 		lru_cache_set_limit(met_once, limit / 16);
 	}
 	return limit;
@@ -92,8 +103,24 @@ create_caches(Size limit)
 		return;
 	frame_cache = lru_cache_create("storage_engine frames",
 								   sizeof(FrameCacheKey), limit);
+	raw_frames = lru_cache_create("storage_engine frames stored raw",
+								  sizeof(FrameCacheKey), limit);
 	met_once = lru_cache_create("storage_engine frames met once",
 								sizeof(FrameCacheKey), limit / 16);
+}
+
+/*
+ * Whether key names the bytes of a frame stored raw.  Those are kept only in
+ * room the decompressed frames do not use, and are the first to go when
+ * these need it: keeping one saves a reader a few page reads, keeping a
+ * compressed one a decompression.  Where lookups need more frames than the
+ * cache holds, none is kept, and raw frames cost no lookup at all.
+ */
+static bool
+raw_frame(const FrameCacheKey *key)
+{
+	return key->kind == FRAME_CACHE_BYTES &&
+		key->entry.stored_length == key->entry.raw_length;
 }
 
 /* Whether key's frame was met before; it is, from now on. */
@@ -106,15 +133,44 @@ met_before(const FrameCacheKey *key)
 	return false;
 }
 
+/*
+ * Whether the current statement may keep size bytes more of a frame (raw
+ * or not), pushing out *dropping bytes of decompressed frames to make room;
+ * the caches exist when it may.
+ */
+static bool
+room_for(Size size, bool raw, Size *dropping)
+{
+	Size		limit = cache_limit();
+	TimestampTz statement = GetCurrentStatementStartTimestamp();
+	Size		unused;
+
+	*dropping = 0;
+	/* a frame over a sixteenth of the cache would push out too much */
+	if (size > limit / 16 || IsParallelWorker())
+		return false;
+	create_caches(limit);
+	if (statement != budget_statement)
+	{
+		budget_statement = statement;
+		budget_dropped = 0;
+	}
+	unused = lru_cache_unused(frame_cache);
+	if (raw)
+		return size <= unused - Min(unused, lru_cache_used(raw_frames));
+	/* raw frames in that room go first, and do not count */
+	*dropping = size > unused ? size - unused : 0;
+	return budget_dropped + *dropping <= limit / STATEMENT_SHARE;
+}
+
 bool
 frame_cache_wants(const FrameCacheKey *key)
 {
-	Size		limit = cache_limit();
+	Size		dropping;
 
-	if (key->entry.raw_length > limit / 16 || IsParallelWorker())
-		return false;
-	create_caches(limit);
-	return met_before(key);
+	/* a frame refused for room is not read whole for nothing */
+	return room_for(key->entry.raw_length, raw_frame(key), &dropping) &&
+		met_before(key);
 }
 
 void
@@ -134,6 +190,9 @@ frame_cache_peek(const FrameCacheKey *key)
 {
 	if (frame_cache == NULL || cache_limit() == 0)
 		return NULL;
+	if (raw_frame(key))
+		return lru_cache_used(raw_frames) == 0 ? NULL :
+			lru_cache_get(raw_frames, key);
 	return lru_cache_get(frame_cache, key);
 }
 
@@ -151,31 +210,25 @@ frame_cache_get(const FrameCacheKey *key, char *raw)
 void *
 frame_cache_put(const FrameCacheKey *key, const void *bytes, Size size)
 {
-	Size		limit = cache_limit();
-	TimestampTz statement = GetCurrentStatementStartTimestamp();
-	Size		unused;
+	bool		raw = raw_frame(key);
 	Size		dropping;
+	void	   *kept;
 
-	/* a frame over a sixteenth of the cache would push out too much */
-	if (size > limit / 16 || IsParallelWorker())
+	if (!room_for(size, raw, &dropping))
 		return NULL;
-	create_caches(limit);
-	if (statement != budget_statement)
-	{
-		budget_statement = statement;
-		budget_dropped = 0;
-	}
-	unused = lru_cache_unused(frame_cache);
-	dropping = size > unused ? size - unused : 0;
 	/* a frame the budget turns away stays met once: the next statement keeps it */
-	if (budget_dropped + dropping > limit / 4)
-		return NULL;
 	if (key->kind != FRAME_CACHE_MARKS)
 	{
 		if (!met_before(key))
 			return NULL;
 		lru_cache_remove(met_once, key);
 	}
+	if (raw)
+		return lru_cache_put(raw_frames, key, bytes, size);
 	budget_dropped += dropping;
-	return lru_cache_put(frame_cache, key, bytes, size);
+	kept = lru_cache_put(frame_cache, key, bytes, size);
+	/* raw frames give up the room the others now take */
+	lru_cache_set_limit(raw_frames, lru_cache_unused(frame_cache));
+	lru_cache_trim(raw_frames);
+	return kept;
 }

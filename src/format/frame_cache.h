@@ -61,7 +61,8 @@ extern const char *frame_cache_peek(const FrameCacheKey *key);
  * keeping only to a reader that decodes a row of it in place (colcompress,
  * col_chunk_decode_cached): it saves the page reads of the row, where a
  * reader that copies the frame would copy it from the cache instead of
- * from its pages, for nothing.
+ * from its pages, for nothing; and then only in room the decompressed
+ * frames leave (frame_cache.c).
  */
 typedef enum FrameKeep
 {
@@ -71,9 +72,9 @@ typedef enum FrameKeep
 } FrameKeep;
 
 /*
- * Whether a frame read now would be kept: the frame of key was met before.
- * It has been from now on.  For a reader that would otherwise read less
- * than the whole frame.
+ * Whether a frame read now would be kept (frame_cache_put): there is room
+ * for it, and the frame of key was met before (it has been from now on).
+ * For a reader that would otherwise read less than the whole frame.
  */
 extern bool frame_cache_wants(const FrameCacheKey *key);
 

@@ -103,6 +103,16 @@ drop_entry(LruCache *cache, LruEntry *entry)
 	hash_search(cache->table, HASHENTRY_OF(cache, entry), HASH_REMOVE, NULL);
 }
 
+/* Drops the least recently used values until charge more bytes fit. */
+static void
+drop_over(LruCache *cache, Size charge)
+{
+	while (!dlist_is_empty(&cache->recency) &&
+		   cache->used + charge > cache->limit)
+		drop_entry(cache, dlist_container(LruEntry, node,
+										  dlist_tail_node(&cache->recency)));
+}
+
 void *
 lru_cache_put(LruCache *cache, const void *key, const void *value, Size size)
 {
@@ -112,11 +122,7 @@ lru_cache_put(LruCache *cache, const void *key, const void *value, Size size)
 	LruEntry   *entry;
 	bool		found;
 
-	lru_cache_remove(cache, key);
-	while (!dlist_is_empty(&cache->recency) &&
-		   cache->used + charge > cache->limit)
-		drop_entry(cache, dlist_container(LruEntry, node,
-										  dlist_tail_node(&cache->recency)));
+	drop_over(cache, charge);
 
 	/* copied before the entry exists: an error leaves none half made */
 	copy = value == NULL ? MemoryContextAllocZero(cache->cxt, Max(size, 1)) :
@@ -128,6 +134,13 @@ lru_cache_put(LruCache *cache, const void *key, const void *value, Size size)
 		sizeof(LruEntry);
 	hashentry = hash_search(cache->table, key, HASH_ENTER, &found);
 	entry = ENTRY_OF(cache, hashentry);
+	if (found)
+	{
+		/* replaced: kept through the drops above only if recently used */
+		dlist_delete(&entry->node);
+		cache->used -= entry->size;
+		pfree(entry->value);
+	}
 	entry->value = copy;
 	entry->size = charge;
 	dlist_push_head(&cache->recency, &entry->node);
@@ -150,10 +163,22 @@ lru_cache_unused(const LruCache *cache)
 	return cache->used < cache->limit ? cache->limit - cache->used : 0;
 }
 
+Size
+lru_cache_used(const LruCache *cache)
+{
+	return cache->used;
+}
+
 void
 lru_cache_set_limit(LruCache *cache, Size limit)
 {
 	cache->limit = limit;
+}
+
+void
+lru_cache_trim(LruCache *cache)
+{
+	drop_over(cache, 0);
 }
 
 void

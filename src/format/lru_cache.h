@@ -39,8 +39,14 @@ extern void lru_cache_remove(LruCache *cache, const void *key);
 /* Bytes a put may take before it drops values (0 when over the limit). */
 extern Size lru_cache_unused(const LruCache *cache);
 
-/* Changes the limit, effective at the next put. */
+/* Bytes the values take (with their keys' bookkeeping). */
+extern Size lru_cache_used(const LruCache *cache);
+
+/* Changes the limit, effective at the next put or trim. */
 extern void lru_cache_set_limit(LruCache *cache, Size limit);
+
+/* Drops the least recently used values until the cache is within its limit. */
+extern void lru_cache_trim(LruCache *cache);
 
 /* Forgets every value. */
 extern void lru_cache_reset(LruCache *cache);

@@ -541,7 +541,8 @@ storage_decode_frame(Relation rel, uint64 first_block, uint64 offset,
 	const char *problem;
 
 	frame_cache_key(&key, rel, first_block, offset, unit_checksum, e);
-	if (frame_cache_get(&key, raw))
+	/* only readers that keep frames find them there */
+	if (keep != FRAME_KEEP_NONE && frame_cache_get(&key, raw))
 		return NULL;
 	/* the page stays locked while the frame decodes: nothing may raise */
 	bytes = view_stream(rel, first_block, offset, copy, e->stored_length,
@@ -550,11 +551,11 @@ storage_decode_frame(Relation rel, uint64 first_block, uint64 offset,
 	view_end(p);
 	if (p == &own)
 		storage_pin_release(&own);
-	if (problem == NULL &&
-		(keep == FRAME_KEEP_ALL ||
-		 (keep == FRAME_KEEP_COMPRESSED && e->stored_length != e->raw_length)))
+	if (problem != NULL || keep == FRAME_KEEP_NONE)
+		return problem;
+	if (keep == FRAME_KEEP_ALL || e->stored_length != e->raw_length)
 		frame_cache_put(&key, raw, e->raw_length);
-	return problem;
+	return NULL;
 }
 
 void

@@ -149,10 +149,11 @@ struct CodecDict;
  * CRC checked) straight from its page when one page holds it, else from a
  * copy in copy (room for its stored bytes): a fetch by TID decompresses a
  * frame without copying it first.  The frame's unit has stored bytes of
- * checksum unit_checksum: a frame decompressed before is copied from the
- * backend's frame cache (format/frame_cache.h) instead, and one decoded now
- * is offered to it as keep says.  pin as storage_read_stream_pinned's,
- * or NULL.  Returns NULL, or what is wrong for the caller to report.
+ * checksum unit_checksum.  Unless keep is FRAME_KEEP_NONE (a scan), a frame
+ * decompressed before is copied from the backend's frame cache
+ * (format/frame_cache.h) instead, and one decoded now is offered to it as
+ * keep says.  pin as storage_read_stream_pinned's, or NULL.  Returns NULL,
+ * or what is wrong for the caller to report.
  */
 extern const char *storage_decode_frame(Relation rel, uint64 first_block,
 										uint64 offset, uint32 unit_checksum,
