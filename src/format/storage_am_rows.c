@@ -560,7 +560,11 @@ in_progress_row(Relation rel, RowFetch *f, uint64 rownum, Snapshot snapshot,
  * Stores row rownum in slot when snapshot sees it (its stream, and no
  * delete); with check_marks false, only whether its stream holds it.  A
  * scan passes its cursor; without one, the row is copied into the slot,
- * since the relation's own cursor serves every other fetch.
+ * since the relation's own cursor serves every other fetch.  So is a row
+ * fetched with a snapshot that is not MVCC, by a constraint check: a
+ * deferred unique or exclusion check (unique_key_recheck) ends its index
+ * fetch and then reads the slot, which a heap slot's buffer pin keeps
+ * valid, where ours pointed into the ended cursor's freed frames.
  */
 static bool
 fetch_row(Relation rel, uint64 rownum, Snapshot snapshot,
@@ -609,7 +613,7 @@ fetch_row(Relation rel, uint64 rownum, Snapshot snapshot,
 		found = f->am->fetch(cursor_for(f, fr, cur), rownum, slot, NULL);
 	}
 	MemoryContextSwitchTo(old);
-	if (found && cur == &fr->own)
+	if (found && (cur == &fr->own || !IsMVCCSnapshot(snapshot)))
 		ExecMaterializeSlot(slot);
 	if (!found || !check_marks)
 		return found;
