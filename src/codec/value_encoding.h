@@ -124,9 +124,11 @@ extern const char *value_decode_row(const char *raw, uint32 rawlen,
  * known, the chunk's start).  A chunk decoded row by row many times (a
  * cached frame of wide values, each lookup wanting one row) walks at most
  * VALUE_MARK_ROWS rows' values past a mark instead of all values before the
- * row.  nmarks = VALUE_MARKS(expected_count), zeroed at first.
+ * row.  nmarks = VALUE_MARKS(expected_count), zeroed at first.  Every 8
+ * rows: a walk costs a lookup a cache miss per few values, and marks
+ * 16 bytes per 8 rows of a frame of wide values (docs/architecture.md).
  */
-#define VALUE_MARK_ROWS		32
+#define VALUE_MARK_ROWS		8
 #define VALUE_MARKS(rows)	((rows) / VALUE_MARK_ROWS + 1)
 
 /*
