@@ -179,10 +179,15 @@ tier_fuzz() {
 	fi
 }
 
-# The benchmark kit's smoke run, once, on a cluster of its own.
+# The benchmark kit's unit tests and smoke run, once, on a cluster of its own.
 tier_bench() {
 	local v=$1
 	[ -x "$SE_ROOT/bench/run" ] || { skip "bench" "no benchmark kit (bench/run)"; return; }
+	if (cd "$SE_ROOT" && "${BENCH_PYTHON:-$SE_ROOT/.venv/bin/python}" -m unittest discover -q -s bench/tests -t .); then
+		pass
+	else
+		fail "bench (unit tests)"
+	fi
 	export SE_PG=$v SE_CLUSTER_DIR="$SE_ROOT/.test-out/bench-cluster" SE_PORT=$((55700 + v))
 	bash "$SE_ROOT/scripts/cluster.sh" start || { fail "bench (cluster start)"; return; }
 	if (eval "$(bash "$SE_ROOT/scripts/cluster.sh" env)" && "$SE_ROOT/bench/run" --smoke); then

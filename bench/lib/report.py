@@ -301,7 +301,7 @@ def write_summary(out, meta: dict, res, modes, charts: dict) -> None:
          f"| timing | {meta['runs']} run(s) after 1 warm-up"
          + (f" (queries under {runner.SHORT_MS:g} ms: until {runner.SHORT_BUDGET_MS:g} ms of runs, at most {runner.SHORT_MAX_RUNS})"
             if meta['runs'] >= 3 else "")
-         + ", median; results checked against heap first |",
+         + ", taking turns across kinds, median; results checked against heap first |",
          f"| command | `{meta['command']}` |", ""]
     for suite, heading in (("events", f"events — {meta.get('events_rows') or 0:,} rows"),
                            ("tpch", f"TPC-H — SF {meta.get('tpch_sf')}")):

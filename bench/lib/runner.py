@@ -1,8 +1,8 @@
 """Timing loop: warm-up, correctness check against heap, N timed runs.
 
-For every mode, query and target: the warm-up run's full result is compared
-with the reference result (heap's, from the first mode), and only a matching
-target is timed.  So heap in parallel mode is checked against heap in serial
+For every mode and query, on every target: the warm-up run's full result is
+compared with the reference result (heap's, from the first mode), and only
+a matching target is timed, the targets taking turns run by run.  So heap in parallel mode is checked against heap in serial
 mode too.  Times are wall-clock around execute() on the client: the server
 has finished and sent the whole result, which is not converted to Python
 objects (that happens only in the warm-up, for the check).
@@ -96,6 +96,10 @@ def run_queries(suite: str, queries, targets, modes, runs: int, references: dict
 
     references maps query id to the reference rows; the first target (heap)
     fills it when empty.  unavailable maps kind -> reason, recorded as n/a.
+    A query's timed runs take turns across the targets, so that a slow
+    minute of a shared machine falls on every kind alike, not on whichever
+    kind was being timed then (a K6 of 3 ms on colcompress measured 1.5-3.7
+    ms from one minute to the next while heap's stayed put).
     """
     unavailable = unavailable or {}
     for mode in modes:
@@ -105,34 +109,130 @@ def run_queries(suite: str, queries, targets, modes, runs: int, references: dict
                      f"{len(targets)} target(s), 1 warm-up + {runs} run(s) each"
                      + (" (more for short queries)" if runs >= 3 else ""))
         for q in queries:
+            runs_of = [_Run(suite, mode, q, t) for t in targets]
+            try:
+                for r in runs_of:
+                    r.warm_up(references, results)
+                _time_in_turns(runs_of, runs, results)
+                for r in runs_of:
+                    r.count_blocks()
+            except ServerLost as e:
+                _server_lost(runs_of, e, results)
+                raise
             cells = []
-            for t in targets:
-                tm = _run_one(suite, mode, q, t, runs, references, results)
-                results.timings.append(tm)
-                cells.append(f"{t.label} " + (_fmt_ms(tm.median) if tm.status == "ok" else tm.status.upper()))
+            for r in runs_of:
+                results.timings.append(r.tm)
+                cells.append(f"{r.t.label} " + (_fmt_ms(r.tm.median) if r.tm.status == "ok"
+                                                else r.tm.status.upper()))
             for kind, reason in unavailable.items():
                 results.timings.append(Timing(suite, mode.name, q.qid, q.title, kind, "n/a", note=reason))
             progress.log(f"  {q.qid:<4} {q.title[:34]:<34} " + " | ".join(cells))
 
 
-def _run_one(suite, mode, q, t, runs, references, results) -> Timing:
-    tm = Timing(suite, mode.name, q.qid, q.title, t.label, "ok")
-    sql = q.text(t.dialect, t.variables)
-    where = f"{suite} {q.qid} on {t.label} ({mode.name})"
-    # A query that once exceeded --query-timeout on a kind is not retried on
-    # that kind (other mode, codec study): one pathological plan must not
-    # multiply the run time.
-    slow_key = (suite.split("-")[0], q.qid, t.kind.key)
-    try:
-        return _measure(tm, sql, where, slow_key, q, t, runs, references, results)
-    except ServerLost as e:
-        msg = (f"SERVER LOST {where}: the server closed the connection ({e}); it most likely "
-               f"crashed on this query. Stopping the run; see the server log.")
-        results.failures.append(msg)
-        progress.log(f"  !! {msg}")
-        tm.status, tm.note, tm.times_ms = "error", f"server lost: {e}", []
-        results.timings.append(tm)
-        raise
+class _Run:
+    """One query on one target in one mode: its warm-up, check and timings."""
+
+    def __init__(self, suite, mode, q, t):
+        self.q, self.t = q, t
+        self.tm = Timing(suite, mode.name, q.qid, q.title, t.label, "ok")
+        self.sql = q.text(t.dialect, t.variables)
+        self.where = f"{suite} {q.qid} on {t.label} ({mode.name})"
+        # A query that once exceeded --query-timeout on a kind is not retried
+        # on that kind (other mode, codec study): one pathological plan must
+        # not multiply the run time.
+        self.slow_key = (suite.split("-")[0], q.qid, t.kind.key)
+        self.timing = False
+        self.lost = False
+
+    def _run(self, fetch: bool):
+        try:
+            return self.t.run(self.sql, fetch=fetch)
+        except ServerLost:
+            self.lost = True
+            raise
+
+    def warm_up(self, references: dict, results: Results) -> None:
+        """The warm-up run, its result checked against the reference; the
+        target is timed only when it matches."""
+        tm, q, t = self.tm, self.q, self.t
+        if self.slow_key in results.timed_out:
+            tm.status, tm.note = "timeout", "skipped: exceeded --query-timeout earlier on this kind"
+            return
+        try:
+            rows = self._run(fetch=True)
+        except QueryTimeout as e:
+            tm.status, tm.note = "timeout", str(e)
+            results.timed_out.add(self.slow_key)
+            return
+        except QueryFailed as e:
+            tm.status, tm.note = "error", str(e)
+            results.failures.append(f"ERROR {self.where}: {e}")
+            progress.log(f"  !! query failed: {self.where}: {e}")
+            return
+        tm.rows = len(rows)
+        ref = references.get(q.qid)
+        if ref is None and t.kind.key == "heap":
+            references[q.qid] = rows
+        elif ref is None:
+            tm.status, tm.note = "n/a", "no heap result to check against"
+            return
+        else:
+            diff = check.compare(ref, rows, q.ordered, loose=(t.dialect == "duckdb"))
+            if diff:
+                tm.status, tm.note = "mismatch", diff.splitlines()[0]
+                results.failures.append(f"MISMATCH {self.where}: {diff}")
+                progress.log(f"  !! RESULT MISMATCH {self.where}: {diff}")
+                return
+        self.timing = True
+
+    def time_once(self, results: Results) -> None:
+        """One timed run; a timeout or an error ends the target's timing."""
+        tm = self.tm
+        t0 = time.perf_counter()
+        try:
+            self._run(fetch=False)
+        except QueryTimeout as e:
+            tm.status, tm.note = "timeout", str(e)
+            results.timed_out.add(self.slow_key)
+            self.timing = False
+            return
+        except QueryFailed as e:
+            tm.status, tm.note = "error", str(e)
+            results.failures.append(f"ERROR {self.where}: {e}")
+            self.timing = False
+            return
+        tm.times_ms.append((time.perf_counter() - t0) * 1000.0)
+
+    def count_blocks(self) -> None:
+        if self.tm.status == "ok" and hasattr(self.t, "blocks_touched"):
+            try:
+                self.tm.blocks = self.t.blocks_touched(self.sql)
+            except ServerLost:
+                self.lost = True
+                raise
+
+
+def _time_in_turns(runs_of: list, runs: int, results: Results) -> None:
+    """Timed runs, one target after another in turn, until each has had
+    what _wants_run asks for it."""
+    while True:
+        due = [r for r in runs_of if r.timing and _wants_run(runs, r.tm.times_ms)]
+        if not due:
+            return
+        for r in due:
+            r.time_once(results)
+
+
+def _server_lost(runs_of: list, e: ServerLost, results: Results) -> None:
+    """Records the query's timings, the lost target's as an error."""
+    for r in runs_of:
+        if r.lost:
+            msg = (f"SERVER LOST {r.where}: the server closed the connection ({e}); it most "
+                   f"likely crashed on this query. Stopping the run; see the server log.")
+            results.failures.append(msg)
+            progress.log(f"  !! {msg}")
+            r.tm.status, r.tm.note, r.tm.times_ms = "error", f"server lost: {e}", []
+        results.timings.append(r.tm)
 
 
 # Sub-millisecond lookups vary by a factor of two from run to run, so a
@@ -152,50 +252,3 @@ def _wants_run(runs: int, times_ms: list) -> bool:
         return True
     return (runs >= 3 and n < SHORT_MAX_RUNS and sorted(times_ms)[n // 2] < SHORT_MS
             and sum(times_ms) < SHORT_BUDGET_MS)
-
-
-def _measure(tm, sql, where, slow_key, q, t, runs, references, results) -> Timing:
-    if slow_key in results.timed_out:
-        tm.status, tm.note = "timeout", "skipped: exceeded --query-timeout earlier on this kind"
-        return tm
-    try:
-        rows = t.run(sql, fetch=True)
-    except QueryTimeout as e:
-        tm.status, tm.note = "timeout", str(e)
-        results.timed_out.add(slow_key)
-        return tm
-    except QueryFailed as e:
-        tm.status, tm.note = "error", str(e)
-        results.failures.append(f"ERROR {where}: {e}")
-        progress.log(f"  !! query failed: {where}: {e}")
-        return tm
-    tm.rows = len(rows)
-    ref = references.get(q.qid)
-    if ref is None and t.kind.key == "heap":
-        references[q.qid] = rows
-    elif ref is None:
-        tm.status, tm.note = "n/a", "no heap result to check against"
-        return tm
-    else:
-        diff = check.compare(ref, rows, q.ordered, loose=(t.dialect == "duckdb"))
-        if diff:
-            tm.status, tm.note = "mismatch", diff.splitlines()[0]
-            results.failures.append(f"MISMATCH {where}: {diff}")
-            progress.log(f"  !! RESULT MISMATCH {where}: {diff}")
-            return tm
-    while _wants_run(runs, tm.times_ms):
-        t0 = time.perf_counter()
-        try:
-            t.run(sql, fetch=False)
-        except QueryTimeout as e:
-            tm.status, tm.note = "timeout", str(e)
-            results.timed_out.add(slow_key)
-            break
-        except QueryFailed as e:
-            tm.status, tm.note = "error", str(e)
-            results.failures.append(f"ERROR {where}: {e}")
-            break
-        tm.times_ms.append((time.perf_counter() - t0) * 1000.0)
-    if tm.status == "ok" and hasattr(t, "blocks_touched"):
-        tm.blocks = t.blocks_touched(sql)
-    return tm

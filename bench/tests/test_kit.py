@@ -5,7 +5,7 @@ import datetime
 import unittest
 from decimal import Decimal
 
-from bench.lib import check, events, queries, report, sqltext, tpch
+from bench.lib import check, events, queries, report, runner, sqltext, tpch
 from bench.lib.results import Results, Timing
 
 
@@ -117,6 +117,54 @@ class SpeedupReportTest(unittest.TestCase):
         self.assertEqual(lines[2], "| Q2 | 1.50× |  |")
         res.timings = [t for t in res.timings if t.mode == "serial"]
         self.assertEqual(report._speedup_section(res, "events"), [])
+
+
+class _FakeKind:
+    def __init__(self, key):
+        self.key = key
+
+
+class _FakeTarget:
+    """A target whose runs are logged; its result is rows."""
+
+    def __init__(self, label, rows, log):
+        self.label, self.rows, self.log = label, rows, log
+        self.kind = _FakeKind(label)
+        self.dialect = "postgres"
+        self.variables = {}
+
+    def set_mode(self, mode):
+        pass
+
+    def run(self, sql, fetch):
+        self.log.append((self.label, fetch))
+        return self.rows if fetch else None
+
+
+class _FakeQuery:
+    qid, title, ordered = "K1", "lookup", False
+
+    def text(self, dialect, variables):
+        return "SELECT 1"
+
+
+class TurnsTest(unittest.TestCase):
+    def test_targets_take_turns_and_a_mismatch_is_not_timed(self):
+        log = []
+        targets = [_FakeTarget("heap", [(1,)], log), _FakeTarget("colcompress", [(1,)], log),
+                   _FakeTarget("rowcompress", [(2,)], log)]
+        res = Results()
+        runner.run_queries("events", [_FakeQuery()], targets, [runner.Mode("serial", False, 0)],
+                           3, {}, res)
+        self.assertEqual(log[:3], [("heap", True), ("colcompress", True), ("rowcompress", True)])
+        timed = [label for label, fetch in log if not fetch]
+        self.assertEqual(timed[:4], ["heap", "colcompress", "heap", "colcompress"])
+        self.assertNotIn("rowcompress", timed)
+        by_kind = {t.kind: t for t in res.timings}
+        self.assertEqual(by_kind["rowcompress"].status, "mismatch")
+        self.assertEqual(len(by_kind["heap"].times_ms), len(by_kind["colcompress"].times_ms))
+        self.assertGreaterEqual(len(by_kind["heap"].times_ms), 3)
+        self.assertEqual(res.failures[0].split()[0], "MISMATCH")
 
 
 if __name__ == "__main__":
