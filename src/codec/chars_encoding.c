@@ -179,22 +179,34 @@ chars_layout(const char *raw, uint32 rawlen, uint32 expected_count,
 
 /*
  * Writes the k-th stored value at out, behind a 1-byte header; false when
- * a code names no symbol.
+ * a code names no symbol.  Codes are read a word at a time, up to 56 bits
+ * (get_bits then reads no byte past its eight): a 32-character digest in
+ * 4-bit codes takes three reads, not 32.
  */
 static bool
 write_value(const CharsLayout *l, uint32 k, char *out)
 {
-	uint64		bit = (uint64) k * l->h.length * l->h.bits;
-	uint32		i;
+	uint32		bits = l->h.bits;
+	uint64		bit = (uint64) k * l->h.length * bits;
+	uint64		mask = (UINT64CONST(1) << bits) - 1;
+	uint32		per_word = bits == 0 ? l->h.length : 56 / bits;
+	uint32		i = 0;
 
 	SET_VARSIZE_SHORT(out, VARHDRSZ_SHORT + l->h.length);
-	for (i = 0; i < l->h.length; i++, bit += l->h.bits)
+	while (i < l->h.length)
 	{
-		uint64		c = get_bits(l->codes, l->codes_len, bit, l->h.bits);
+		uint32		n = Min(per_word, l->h.length - i);
+		uint64		word = get_bits(l->codes, l->codes_len, bit, n * bits);
 
-		if (c >= l->h.symbols)
-			return false;
-		out[VARHDRSZ_SHORT + i] = (char) l->h.alphabet[c];
+		bit += (uint64) n * bits;
+		for (; n > 0; n--, i++, word >>= bits)
+		{
+			uint64		c = word & mask;
+
+			if (c >= l->h.symbols)
+				return false;
+			out[VARHDRSZ_SHORT + i] = (char) l->h.alphabet[c];
+		}
 	}
 	return true;
 }
