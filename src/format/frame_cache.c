@@ -54,7 +54,6 @@
 
 #include "access/parallel.h"
 #include "access/xact.h"
-#include "common/hashfn.h"
 #include "port/pg_bitutils.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -163,7 +162,7 @@ raw_frame(const FrameCacheKey *key)
 static uint32 *
 met_once_set(const FrameCacheKey *key, uint32 *mark)
 {
-	uint32		hash = hash_bytes((const unsigned char *) key, sizeof(*key));
+	uint32		hash = lru_cache_hash(key, sizeof(*key));
 
 	*mark = hash != 0 ? hash : 1;	/* 0 is an empty slot */
 	return &met_once[(hash & (met_once_slots / MET_ONCE_WAYS - 1)) *

@@ -47,6 +47,36 @@ struct LruCache
 #define HASHENTRY_OF(cache, entry) \
 	((void *) ((char *) (entry) - MAXALIGN((cache)->keysize)))
 
+/*
+ * Keys are a few words of numbers (a file, blocks, offsets, checksums),
+ * looked up once per value a fetch returns: mixing them a word at a time
+ * takes a fifth of the instructions of hash_bytes, which was 8% of
+ * SELECT * of 2,000 rows by a foreign key (K7).
+ */
+uint32
+lru_cache_hash(const void *key, Size keysize)
+{
+	const unsigned char *p = key;
+	uint64		h = keysize;
+	Size		i;
+
+	for (i = 0; i + sizeof(uint64) <= keysize; i += sizeof(uint64))
+	{
+		uint64		w;
+
+		memcpy(&w, p + i, sizeof(uint64));
+		h = (h ^ w) * UINT64CONST(0x9e3779b97f4a7c15);
+		h ^= h >> 29;
+	}
+	for (; i < keysize; i++)
+		h = (h ^ p[i]) * UINT64CONST(0x9e3779b97f4a7c15);
+	/* murmur3's finalizer: every bit of the words reaches the low bits */
+	h ^= h >> 33;
+	h *= UINT64CONST(0xff51afd7ed558ccd);
+	h ^= h >> 33;
+	return (uint32) h;
+}
+
 static void
 make_table(LruCache *cache)
 {
@@ -56,8 +86,9 @@ make_table(LruCache *cache)
 	ctl.keysize = cache->keysize;
 	ctl.entrysize = MAXALIGN(cache->keysize) + sizeof(LruEntry);
 	ctl.hcxt = cache->cxt;
+	ctl.hash = lru_cache_hash;
 	cache->table = hash_create(cache->name, 256, &ctl,
-							   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+							   HASH_ELEM | HASH_FUNCTION | HASH_CONTEXT);
 	dlist_init(&cache->recency);
 	cache->used = 0;
 }

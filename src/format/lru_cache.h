@@ -17,6 +17,9 @@ typedef struct LruCache LruCache;
  */
 extern LruCache *lru_cache_create(const char *name, Size keysize, Size limit);
 
+/* The hash of a key the caches use, for a caller's own table of keys. */
+extern uint32 lru_cache_hash(const void *key, Size keysize);
+
 /*
  * The value kept for key (keysize bytes, padding zeroed) or NULL; it stays
  * valid until the next lru_cache_put or lru_cache_reset of the cache.
