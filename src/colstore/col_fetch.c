@@ -80,7 +80,7 @@ typedef struct ColumnFrame
 	bool		dense;			/* the frame before gave many rows */
 	uint32		partial_reads;	/* rows read one by one */
 	uint32		last_partial;	/* the last of them, within the frame */
-	bool		alone;			/* the last row was decoded in the frame cache */
+	uint32		alone;			/* the last rows decoded in the frame cache */
 	uint32		alone_frame;	/* from that frame (index in the group) */
 	ColBuffer	value_copy;		/* that row's value, by reference */
 	StreamDictHint dict_hint;	/* the column's dictionary, found last */
@@ -248,7 +248,7 @@ use_group(ColFetchCursor *c, StripeMeta *s, int group)
 	for (a = 0; a < c->natts; a++)
 	{
 		c->cols[a].have_frame = false;
-		c->cols[a].alone = false;
+		c->cols[a].alone = 0;
 	}
 	/* a stripe listed with the others decodes its columns' metadata now */
 	if (!stripe_meta_columns(s))
@@ -360,9 +360,16 @@ keep_value(ColumnFrame *col, Form_pg_attribute attr, Datum *value,
 }
 
 /*
+ * Rows of one frame decoded in the frame cache before the frame is copied
+ * out.  Each costs a probe of the cache; a copy, of up to 64 kB, pays when
+ * many rows of the frame are wanted (a bitmap heap scan over many rows).
+ */
+#define CACHED_ROWS		4
+
+/*
  * Value of column a (of attr's type) at row row of the current group.  The
- * first row asked of a frame the backend's frame cache holds is decoded
- * there, without copying the frame; a second loads it.  Rows
+ * first rows asked of a frame the backend's frame cache holds are decoded
+ * there, without copying the frame; a fifth loads it.  Rows
  * asked in order (a bitmap's TID order: an index lookup of scattered keys,
  * or a bitmap heap scan over many rows) are decoded one at a time, each
  * going on from where the last one stopped in the frame, so a frame costs
@@ -395,18 +402,20 @@ column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 		FrameSpot	spot;
 
 		col_chunk_find_frame(&ref, row, &spot);
-		if (!(col->alone && col->alone_frame == spot.index) &&
+		if (col->alone > 0 && col->alone_frame != spot.index)
+			col->alone = 0;
+		if (col->alone < CACHED_ROWS &&
 			col_chunk_decode_cached(&ref, &spot, row - spot.entry.first_row,
 									&col->value_copy, value, isnull))
 		{
 			keep_value(col, attr, value, *isnull);
-			col->alone = true;
+			col->alone++;
 			col->alone_frame = spot.index;
 			return;
 		}
 		load_frame(c, col, &ref, &spot);
 	}
-	col->alone = false;
+	col->alone = 0;
 	col->served++;
 	row -= col->spot.entry.first_row;
 	if (col->partial && reads_whole(col, row))
