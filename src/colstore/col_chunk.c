@@ -306,7 +306,8 @@ col_chunk_find_frame(const ColChunkRef *ref, uint32 row, FrameSpot *spot)
 	problem = storage_find_frame(ref->rel, ref->stripe->first_block,
 								 c->stored_offset, c->stored_length,
 								 c->value_count, c->raw_length, c->checksum,
-								 ref->strategy, &place, row, spot);
+								 ref->strategy, &place, row, ref->dir_hint,
+								 spot);
 	if (problem != NULL)
 		col_chunk_corrupted(ref, problem);
 }

@@ -47,6 +47,8 @@ typedef struct ColChunkRef
 	BufferAccessStrategy strategy;	/* NULL: the default */
 	StoragePin *pin;			/* a fetch's page kept pinned, or NULL */
 	StreamDictHint *dict_hint;	/* a fetch's column's dictionary, or NULL */
+	FrameDirectoryHint *dir_hint;	/* a fetch's column's frame directory,
+									 * or NULL */
 	bool		keep_frames;	/* a fetch's frames may go to the frame cache */
 } ColChunkRef;
 

@@ -84,6 +84,7 @@ typedef struct ColumnFrame
 	uint32		alone_frame;	/* from that frame (index in the group) */
 	ColBuffer	value_copy;		/* that row's value, by reference */
 	StreamDictHint dict_hint;	/* the column's dictionary, found last */
+	FrameDirectoryHint dir_hint;	/* its chunk's frame directory, found last */
 	ValueWalk	walk;			/* where decoding its rows one by one stopped */
 	bool		decoded;		/* values/isnull hold its rows */
 	Datum	   *values;			/* [nrows], in values_buffer */
@@ -394,6 +395,7 @@ column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 	ref.strategy = NULL;
 	ref.pin = &c->pin;
 	ref.dict_hint = &col->dict_hint;
+	ref.dir_hint = &col->dir_hint;
 	ref.keep_frames = false;	/* but by load_frame */
 
 	if (!col->have_frame || row < col->spot.entry.first_row ||

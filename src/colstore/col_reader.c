@@ -344,6 +344,7 @@ load_column(ColReader *r, int attno, uint32 nrows, ColumnBatch *col)
 	ref.pin = NULL;
 	ref.keep_frames = false;
 	ref.dict_hint = NULL;
+	ref.dir_hint = NULL;
 	column_arrays(r, attno, nrows, col);
 #ifdef HAVE_SCALED_NUMERIC
 	if (r->scaled_only != NULL && r->scaled_only[attno])

@@ -38,6 +38,7 @@ struct LruCache
 	Size		keysize;
 	Size		limit;
 	Size		used;
+	uint64		drops;			/* values dropped or replaced, ever */
 	HTAB	   *table;
 	dlist_head	recency;
 };
@@ -131,6 +132,7 @@ drop_entry(LruCache *cache, LruEntry *entry)
 	dlist_delete(&entry->node);
 	cache->used -= entry->size;
 	pfree(entry->value);
+	cache->drops++;
 	hash_search(cache->table, HASHENTRY_OF(cache, entry), HASH_REMOVE, NULL);
 }
 
@@ -171,6 +173,7 @@ lru_cache_put(LruCache *cache, const void *key, const void *value, Size size)
 		dlist_delete(&entry->node);
 		cache->used -= entry->size;
 		pfree(entry->value);
+		cache->drops++;
 	}
 	entry->value = copy;
 	entry->size = charge;
@@ -192,6 +195,12 @@ Size
 lru_cache_unused(const LruCache *cache)
 {
 	return cache->used < cache->limit ? cache->limit - cache->used : 0;
+}
+
+uint64
+lru_cache_drops(const LruCache *cache)
+{
+	return cache->drops;
 }
 
 Size

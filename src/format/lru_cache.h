@@ -45,6 +45,12 @@ extern Size lru_cache_unused(const LruCache *cache);
 /* Bytes the values take (with their keys' bookkeeping). */
 extern Size lru_cache_used(const LruCache *cache);
 
+/*
+ * Values dropped or replaced since the cache was made: while it stays the
+ * same, a value lru_cache_get returned is still there, at the same place.
+ */
+extern uint64 lru_cache_drops(const LruCache *cache);
+
 /* Changes the limit, effective at the next put or trim. */
 extern void lru_cache_set_limit(LruCache *cache, Size limit);
 

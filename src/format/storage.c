@@ -696,7 +696,8 @@ const char *
 storage_find_frame(Relation rel, uint64 first_block, uint64 offset,
 				   uint64 stored_length, uint32 row_count, uint64 raw_total,
 				   uint32 unit_checksum, BufferAccessStrategy strategy,
-				   const StreamPlace *place, uint32 row, FrameSpot *spot)
+				   const StreamPlace *place, uint32 row,
+				   FrameDirectoryHint *hint, FrameSpot *spot)
 {
 	DirectoryKey key;
 	FrameDirectory dir;
@@ -707,10 +708,32 @@ storage_find_frame(Relation rel, uint64 first_block, uint64 offset,
 	/* the row number comes from metadata too */
 	if (row >= row_count)
 		return "a row number points past the end of its unit";
+	if (hint != NULL && hint->valid &&
+		hint->drops == lru_cache_drops(directory_cache) &&
+		hint->first_block == first_block && hint->offset == offset &&
+		hint->unit_checksum == unit_checksum &&
+		CompatRelFileLocatorEquals(hint->file, RelationPhysicalId(rel)))
+	{
+		spot_frame(hint->entries, hint->offsets, hint->nframes, row_count,
+				   row, spot);
+		return NULL;
+	}
 	directory_key(&key, rel, first_block, offset, stored_length, row_count,
 				  raw_total, unit_checksum);
 	if (cached_directory(&key, &dir.nframes, &entries, &offsets))
 	{
+		if (hint != NULL)
+		{
+			hint->valid = true;
+			hint->drops = lru_cache_drops(directory_cache);
+			hint->file = key.file;
+			hint->first_block = first_block;
+			hint->offset = offset;
+			hint->unit_checksum = unit_checksum;
+			hint->nframes = dir.nframes;
+			hint->entries = entries;
+			hint->offsets = offsets;
+		}
 		spot_frame(entries, offsets, dir.nframes, row_count, row, spot);
 		return NULL;
 	}

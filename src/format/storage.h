@@ -181,6 +181,27 @@ extern const char *storage_decode_frame(Relation rel, uint64 first_block,
 extern void storage_log_reuse_conflict(Relation rel, TransactionId horizon);
 
 struct FrameSpot;
+struct FrameEntry;
+
+/*
+ * Where storage_find_frame last found a unit's directory among those it
+ * keeps, for a caller that looks up many rows of one unit (a fetch's column
+ * within a chunk group, a bitmap scan's rowcompress batch): the next
+ * lookup in the same unit reads the directory there without probing the
+ * cache, while nothing has left the cache since.  Zeroed: empty.
+ */
+typedef struct FrameDirectoryHint
+{
+	bool		valid;
+	uint64		drops;			/* the cache's drops when it was found */
+	CompatRelFileLocator file;
+	uint64		first_block;
+	uint64		offset;
+	uint32		unit_checksum;
+	uint32		nframes;
+	const struct FrameEntry *entries;
+	const uint64 *offsets;
+} FrameDirectoryHint;
 
 /*
  * Finds the frame holding row (within the unit) through the frame directory
@@ -192,7 +213,7 @@ struct FrameSpot;
  * for fetches by row number, which read a few frames of many units, not for
  * scans.  Only the one entry is copied to *spot, not the whole directory
  * (9 kB for a rowcompress batch of 10,000 rows, 3 kB for a colcompress chunk
- * of URLs in 4 kB frames).
+ * of URLs in 4 kB frames).  With hint (NULL: none), as above.
  */
 extern const char *storage_find_frame(Relation rel, uint64 first_block,
 									  uint64 offset, uint64 stored_length,
@@ -200,6 +221,7 @@ extern const char *storage_find_frame(Relation rel, uint64 first_block,
 									  uint32 unit_checksum,
 									  BufferAccessStrategy strategy,
 									  const StreamPlace *place, uint32 row,
+									  FrameDirectoryHint *hint,
 									  struct FrameSpot *spot);
 
 /* Number of blocks a stream of len bytes occupies. */

@@ -552,7 +552,8 @@ load_frame(RowReader *r, int index, uint32 pos)
 		problem = storage_find_frame(r->rel, b->first_block, 0,
 									 batch_unit_length(b),
 									 (uint32) b->row_count, b->raw_length,
-									 b->checksum, NULL, &place, pos, spot);
+									 b->checksum, NULL, &place, pos,
+									 &r->dir_hint, spot);
 		if (problem != NULL)
 			batch_corrupted(r, b, problem);
 		old = MemoryContextSwitchTo(r->batch_cxt);

@@ -75,6 +75,7 @@ typedef struct RowReader
 	int			read_upto;
 	int			frame;			/* -1: the whole batch is loaded */
 	StreamDictHint dict_hint;	/* the dictionary found last */
+	FrameDirectoryHint dir_hint;	/* the frame directory found last */
 	FrameSpot	spot;			/* the fetched frame, when frame >= 0 */
 
 	MemoryContext batch_cxt;	/* the loaded batch; reset when moving on */
