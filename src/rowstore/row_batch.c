@@ -405,7 +405,7 @@ row_batch_index(const char *raw, uint64 rawlen, const RowBatchAttr *attrs,
 
 const char *
 row_batch_check_one(const char *raw, uint64 rawlen, const RowBatchAttr *attrs,
-					int natts, uint32 *row_offset)
+					const uint8 *layout, int natts, uint32 *row_offset)
 {
 	RowBatchHeader hdr;
 	uint32		off = ROW_BATCH_OFFSET(*row_offset);
@@ -413,7 +413,8 @@ row_batch_check_one(const char *raw, uint64 rawlen, const RowBatchAttr *attrs,
 	bool		all_slow;
 	bool		slow;
 	uint64		len = 0;
-	uint8		masks[MaxTupleAttributeNumber];
+	uint8		own[MaxTupleAttributeNumber];
+	const uint8 *masks = layout != NULL ? layout : own;
 	const char *problem;
 
 	if ((*row_offset & ROW_BATCH_UNCHECKED) == 0)
@@ -422,8 +423,8 @@ row_batch_check_one(const char *raw, uint64 rawlen, const RowBatchAttr *attrs,
 	memcpy(&hdr, raw, sizeof(hdr));
 	problem = check_header(raw, rawlen, attrs, natts, hdr.row_count,
 						   &batch_natts, &all_slow);
-	if (problem == NULL)
-		problem = check_layout(attrs, batch_natts, masks);
+	if (problem == NULL && layout == NULL)
+		problem = check_layout(attrs, batch_natts, own);
 	if (problem != NULL)
 		return problem;
 	if (off < ROW_BATCH_HEADER_SIZE || off >= rawlen)

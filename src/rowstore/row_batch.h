@@ -86,13 +86,17 @@ extern const char *row_batch_check(const char *raw, uint64 rawlen,
  * ROW_BATCH_UNCHECKED set.  row_batch_check_one checks such a row fully,
  * as row_batch_check would have, before it is used, and clears the flag
  * (setting ROW_BATCH_SLOW_ROW where row_batch_check would).  rawlen must be
- * below ROW_BATCH_UNCHECKED.
+ * below ROW_BATCH_UNCHECKED.  layout is what row_batch_layout made of the
+ * attrs when it found no problem, or NULL to have the layout checked here
+ * again (for every row: 460 instructions a row of 17 columns, a twentieth
+ * of a bitmap scan fetching a fifth of a table).
  */
 extern const char *row_batch_index(const char *raw, uint64 rawlen,
 								   const RowBatchAttr *attrs, int natts,
 								   uint32 expected_rows, uint32 *row_offsets);
 extern const char *row_batch_check_one(const char *raw, uint64 rawlen,
-									   const RowBatchAttr *attrs, int natts,
+									   const RowBatchAttr *attrs,
+									   const uint8 *layout, int natts,
 									   uint32 *row_offset);
 
 /*

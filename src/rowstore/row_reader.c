@@ -58,15 +58,17 @@ set_desc(RowReader *r, TupleDesc desc)
 	MemoryContext old = MemoryContextSwitchTo(r->cxt);
 
 	r->desc = desc;
-	if (r->attrs != NULL)
+	/* a fetch cursor's layout is its reader's (row_reader_cursor) */
+	if (r->attrs != NULL && r->shared == NULL)
 		pfree(r->attrs);
 	r->attrs = palloc(sizeof(RowBatchAttr) * Max(desc->natts, 1));
 	row_batch_attrs(desc, r->attrs);
-	if (r->masks != NULL)
+	if (r->masks != NULL && r->shared == NULL)
 		pfree(r->masks);
 	r->masks = palloc(Max(desc->natts, 1));
 	/* a bad layout is reported when a batch is checked with it */
-	(void) row_batch_layout(r->attrs, desc->natts, r->masks);
+	r->layout_checked = row_batch_layout(r->attrs, desc->natts,
+										 r->masks) == NULL;
 	MemoryContextSwitchTo(old);
 }
 
@@ -246,6 +248,8 @@ row_reader_cursor(RowReader *shared)
 	r->frame = -1;
 	r->desc = shared->desc;
 	r->attrs = shared->attrs;
+	r->masks = shared->masks;
+	r->layout_checked = shared->layout_checked;
 	r->batches = shared->batches;
 	r->nbatches = shared->nbatches;
 	r->shared = shared;
@@ -741,7 +745,10 @@ store_tuple(RowReader *r, uint32 *row_offset, uint64 rownum,
 	if (*row_offset & ROW_BATCH_UNCHECKED)
 	{
 		const char *problem = row_batch_check_one(r->raw, r->raw_length,
-												  r->attrs, r->desc->natts,
+												  r->attrs,
+												  r->layout_checked ?
+												  r->masks : NULL,
+												  r->desc->natts,
 												  row_offset);
 
 		if (problem != NULL)

@@ -35,6 +35,7 @@ typedef struct RowReader
 	TupleDesc	desc;			/* how the rows are deformed */
 	RowBatchAttr *attrs;		/* desc's column layout */
 	uint8	   *masks;			/* and its alignments (row_batch_layout) */
+	bool		layout_checked; /* row_batch_layout found masks good */
 	Snapshot	snapshot;
 	RowParallelScanDescData *parallel;
 	BufferAccessStrategy strategy;
