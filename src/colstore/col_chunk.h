@@ -92,7 +92,9 @@ extern uint32 col_chunk_read_frame(const ColChunkRef *ref,
  * reads the frame's first bytes into raw (room as col_chunk_read_frame
  * leaves) and returns the layout's length, then col_chunk_read_row reads
  * each row's own bytes before it is decoded.  The frame's CRC covers all
- * its bytes, so it is checked only when a frame is read whole.
+ * its bytes, so it is checked only when a frame is read whole.  With
+ * ref->keep_frames, what they read is kept in the frame cache, and found
+ * there by the next fetches of the same rows.
  */
 extern bool col_chunk_reads_rows(const ColChunkRef *ref, const FrameEntry *e);
 extern uint32 col_chunk_read_frame_start(const ColChunkRef *ref,

@@ -26,7 +26,9 @@
  *	  frame (col_chunk_read_row), until rows come in a run or the frame
  *	  is met again by a later lookup: then it is read whole, and in the
  *	  second case kept in the frame cache, where lookups after that decode
- *	  their row in place instead of reading two pages.  A scan that knows
+ *	  their row in place instead of reading two pages.  Where the cache has
+ *	  no room for the frame, it keeps the bytes read of it row by row
+ *	  (col_chunk_read_row).  A scan that knows
  *	  the columns its plan reads (scan/fetch_columns.c) has the
  *	  cursor leave the others NULL, undecoded.  The values stored in a
  *	  slot point into those frames: they stay valid until the cursor's
@@ -294,6 +296,8 @@ static void
 load_frame(ColFetchCursor *c, ColumnFrame *col, const ColChunkRef *ref,
 		   const FrameSpot *spot)
 {
+	ColChunkRef keeping;
+
 	col->have_frame = false;
 	col->dense = col->served >= DENSE_FRAME_ROWS &&
 		(uint64) col->served * DENSE_FRAME_SHARE >= col->spot.nrows;
@@ -302,16 +306,14 @@ load_frame(ColFetchCursor *c, ColumnFrame *col, const ColChunkRef *ref,
 	col->partial = col_chunk_reads_rows(ref, &col->spot.entry) &&
 		(col->dense || !col_chunk_frame_wanted(ref, &col->spot));
 	col->partial_reads = 0;
+	keeping = *ref;
+	keeping.keep_frames = !col->dense;
 	if (col->partial)
-		col->rawlen = col_chunk_read_frame_start(ref, &col->spot, &col->raw);
+		col->rawlen = col_chunk_read_frame_start(&keeping, &col->spot,
+												 &col->raw);
 	else
-	{
-		ColChunkRef keeping = *ref;
-
-		keeping.keep_frames = !col->dense;
 		col->rawlen = col_chunk_read_frame(&keeping, &col->spot, &c->stored,
 										   &col->raw);
-	}
 	col->decoded = false;
 	memset(&col->walk, 0, sizeof(ValueWalk));
 	col->have_frame = true;
@@ -428,6 +430,7 @@ column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 	}
 	if (col->partial)
 	{
+		ref.keep_frames = !col->dense;
 		col_chunk_read_row(&ref, &col->spot, col->raw.data, row);
 		col->partial_reads++;
 		col->last_partial = row;

@@ -263,7 +263,8 @@ frame_cache_key(FrameCacheKey *key, Relation rel, uint64 first_block,
 const char *
 frame_cache_peek(const FrameCacheKey *key)
 {
-	if (frame_cache == NULL || cache_limit() == 0)
+	/* a lookup per value a fetch returns: the limits are set by puts */
+	if (frame_cache == NULL || storage_engine_frame_cache_size == 0)
 		return NULL;
 	if (raw_frame(key))
 		return lru_cache_used(raw_frames) == 0 ? NULL :
@@ -291,8 +292,11 @@ frame_cache_put(const FrameCacheKey *key, const void *bytes, Size size)
 
 	if (!room_for(size, raw, &dropping))
 		return NULL;
-	/* a frame the budget turns away stays met once: the next statement keeps it */
-	if (key->kind != FRAME_CACHE_MARKS)
+	/*
+	 * A frame the budget turns away stays met once: the next statement keeps
+	 * it.  What a reader adds to a frame, or read of it, is kept at once.
+	 */
+	if (key->kind != FRAME_CACHE_MARKS && key->kind != FRAME_CACHE_ROWS)
 	{
 		if (!met_before(key))
 			return NULL;

@@ -21,7 +21,9 @@ typedef enum FrameCacheKind
 	FRAME_CACHE_BYTES = 0,
 	FRAME_CACHE_DECODED,		/* its bytes after the reader's own decoding
 								 * (colcompress deltas undone) */
-	FRAME_CACHE_MARKS			/* codec/value_encoding.h's ValueWalk marks */
+	FRAME_CACHE_MARKS,			/* codec/value_encoding.h's ValueWalk marks */
+	FRAME_CACHE_ROWS			/* what fetches read of a frame stored raw,
+								 * row by row (colstore/col_chunk.c) */
 } FrameCacheKind;
 
 /*
