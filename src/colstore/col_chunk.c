@@ -455,24 +455,25 @@ typedef struct KeptRows
 /* Rows a frame keeps at most: past that, reading it whole pays. */
 #define KEPT_ROWS_MAX	16
 
-static void
-kept_rows_key(FrameCacheKey *key, const ColChunkRef *ref,
-			  const FrameSpot *spot)
+/*
+ * What spot's frame keeps of the rows read of it, named by *key, for a
+ * fetch that keeps frames; NULL when none (or the fetch keeps none).
+ */
+static const KeptRows *
+kept_rows(const ColChunkRef *ref, const FrameSpot *spot, FrameCacheKey *key)
 {
+	if (!ref->keep_frames)
+		return NULL;
 	frame_key(key, ref, spot);
 	key->kind = FRAME_CACHE_ROWS;
+	return (const KeptRows *) frame_cache_peek(key);
 }
 
-/* The bytes of span i of kept. */
+/* Where the bytes of kept's spans start, the first span's first. */
 static const char *
-kept_bytes(const KeptRows *kept, uint32 i)
+kept_bytes(const KeptRows *kept)
 {
-	const char *p = (const char *) &kept->spans[kept->nspans];
-	uint32		k;
-
-	for (k = 0; k < i; k++)
-		p += kept->spans[k].len;
-	return p;
+	return (const char *) &kept->spans[kept->nspans];
 }
 
 /*
@@ -504,7 +505,7 @@ keep_span(const FrameCacheKey *key, const KeptRows *kept, const char *raw,
 	made->spans[n].len = len;
 	p = (char *) &made->spans[n + 1];
 	if (n > 0)
-		memcpy(p, kept_bytes(kept, 0), old_bytes);
+		memcpy(p, kept_bytes(kept), old_bytes);
 	memcpy(p + old_bytes, raw + start, len);
 	frame_cache_put(key, made, size);
 	pfree(made);
@@ -514,17 +515,18 @@ keep_span(const FrameCacheKey *key, const KeptRows *kept, const char *raw,
 static bool
 copy_kept(const KeptRows *kept, uint32 start, uint32 len, char *raw)
 {
+	const char *bytes;
 	uint32		k;
 
 	if (kept == NULL)
 		return false;
-	for (k = 0; k < kept->nspans; k++)
+	bytes = kept_bytes(kept);
+	for (k = 0; k < kept->nspans; bytes += kept->spans[k++].len)
 		if (kept->spans[k].start <= start &&
 			start - kept->spans[k].start <= kept->spans[k].len &&
 			len <= kept->spans[k].len - (start - kept->spans[k].start))
 		{
-			memcpy(raw + start,
-				   kept_bytes(kept, k) + (start - kept->spans[k].start), len);
+			memcpy(raw + start, bytes + (start - kept->spans[k].start), len);
 			return true;
 		}
 	return false;
@@ -539,16 +541,12 @@ col_chunk_read_frame_start(const ColChunkRef *ref, const FrameSpot *spot,
 	uint32		len = Min(e->raw_length, VALUE_PREFIX_BYTES(nrows));
 	char	   *bytes;
 	FrameCacheKey key;
-	const KeptRows *kept = NULL;
+	const KeptRows *kept;
 
 	check_chunk(ref);
 	Assert(col_chunk_reads_rows(ref, e));
 	bytes = col_buffer(raw, frame_room(ref, e->raw_length, nrows));
-	if (ref->keep_frames)
-	{
-		kept_rows_key(&key, ref, spot);
-		kept = (const KeptRows *) frame_cache_peek(&key);
-	}
+	kept = kept_rows(ref, spot, &key);
 	if (copy_kept(kept, 0, len, bytes))
 		return e->raw_length;
 	read_bytes(ref, spot->offset, bytes, len);
@@ -566,6 +564,8 @@ col_chunk_read_row(const ColChunkRef *ref, const FrameSpot *spot, char *raw,
 	ValueTypeInfo type = value_type(ref);
 	uint32		start;
 	uint32		len;
+	FrameCacheKey key;
+	const KeptRows *kept;
 	const char *problem;
 
 	switch (ref->chunk->encoding)
@@ -593,22 +593,13 @@ col_chunk_read_row(const ColChunkRef *ref, const FrameSpot *spot, char *raw,
 		col_chunk_corrupted(ref, problem);
 	if (len == 0)
 		return;
-	if (ref->keep_frames)
-	{
-		FrameCacheKey key;
-		const KeptRows *kept;
-
-		kept_rows_key(&key, ref, spot);
-		kept = (const KeptRows *) frame_cache_peek(&key);
-		if (copy_kept(kept, start, len, raw))
-			return;
-		read_bytes(ref, spot->offset + start, raw + start, len);
-		/* added to what the frame keeps: its start was kept first */
-		if (kept != NULL)
-			keep_span(&key, kept, raw, start, len);
+	kept = kept_rows(ref, spot, &key);
+	if (copy_kept(kept, start, len, raw))
 		return;
-	}
 	read_bytes(ref, spot->offset + start, raw + start, len);
+	/* added to what the frame keeps: its start was kept first */
+	if (kept != NULL)
+		keep_span(&key, kept, raw, start, len);
 }
 
 /* As col_chunk_decode_value, a value the layout makes written at made. */
