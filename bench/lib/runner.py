@@ -2,10 +2,11 @@
 
 For every mode and query, on every target: the warm-up run's full result is
 compared with the reference result (heap's, from the first mode), and only
-a matching target is timed, the targets taking turns run by run.  So heap in parallel mode is checked against heap in serial
-mode too.  Times are wall-clock around execute() on the client: the server
-has finished and sent the whole result, which is not converted to Python
-objects (that happens only in the warm-up, for the check).
+a matching target is timed, the targets taking turns run by run.  So heap
+in parallel mode is checked against heap in serial mode too.  Times are
+wall-clock around execute() on the client: the server has finished and
+sent the whole result, which is not converted to Python objects (that
+happens only in the warm-up, for the check).
 """
 import time
 from dataclasses import dataclass
