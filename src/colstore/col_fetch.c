@@ -45,6 +45,7 @@
 #include "compat/compat.h"
 
 #include "access/htup_details.h"
+#include "common/hashfn.h"
 #include "utils/datum.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -53,6 +54,7 @@
 #include "catalog/stripe_meta.h"
 #include "colstore/col_chunk.h"
 #include "colstore/col_fetch.h"
+#include "format/row_cache.h"
 #include "format/row_number.h"
 #include "format/row_runs.h"
 #include "format/storage.h"
@@ -105,6 +107,10 @@ struct ColFetchCursor
 	int			group;
 	ChunkMeta  *chunks;			/* [column_count] */
 	MemoryContext group_cxt;
+	uint32		group_checksum; /* its chunks' checksums, combined */
+	uint32		group_served;	/* rows fetched of it */
+	bool		dense;			/* rows kept whole: not of this group */
+	ColBuffer	row_copy;		/* a row kept whole, copied out */
 
 	int			natts;
 	ColumnFrame *cols;			/* [natts] */
@@ -198,6 +204,7 @@ col_fetch_cursor(ColFetch *f)
 		c->cols[a].value_copy.cxt = cxt;
 	}
 	c->stored.cxt = cxt;
+	c->row_copy.cxt = cxt;
 	return c;
 }
 
@@ -233,6 +240,15 @@ metadata_corrupted(ColFetchCursor *c, const StripeMeta *s, const char *what)
 }
 
 /*
+ * A cursor that fetched at least one in ROW_CACHE_SHARE rows of a chunk
+ * group is scanning it (a bitmap heap scan over a fifth of the table), not
+ * looking rows up: it neither looks for its rows in the frame cache nor
+ * offers them, there or in the next group, until a group gives fewer.
+ * Lookups of 1,000 users fetch one row in fifty of each group.
+ */
+#define ROW_CACHE_SHARE		32
+
+/*
  * Makes chunk group group of stripe s the cursor's current group; false if
  * the fetch's snapshot, not an MVCC one, no longer sees the stripe.
  */
@@ -245,6 +261,10 @@ use_group(ColFetchCursor *c, StripeMeta *s, int group)
 
 	if (c->stripe == s && c->group == group)
 		return true;
+	if (c->stripe != NULL)
+		c->dense = (uint64) c->group_served * ROW_CACHE_SHARE >=
+			(uint64) c->stripe->chunk_group_row_limit;
+	c->group_served = 0;
 	MemoryContextReset(c->group_cxt);
 	c->stripe = NULL;
 	c->group = -1;
@@ -264,6 +284,44 @@ use_group(ColFetchCursor *c, StripeMeta *s, int group)
 	c->chunks = chunks;
 	c->stripe = s;
 	c->group = group;
+	/* names the group's rows in the frame cache (row_cache_key) */
+	c->group_checksum = (uint32) s->stripe_num;
+	for (a = 0; a < s->column_count; a++)
+		c->group_checksum = hash_combine(c->group_checksum, chunks[a].checksum);
+	return true;
+}
+
+/*
+ * Fills slot's values with row pos of the current group's stripe, kept
+ * whole in the frame cache; false when it is not, or lacks a column wanted.
+ */
+static bool
+cached_row(ColFetchCursor *c, const FrameCacheKey *key, TupleTableSlot *slot)
+{
+	TupleDesc	desc = slot->tts_tupleDescriptor;
+	int			stored = Min(desc->natts, c->stripe->column_count);
+	MinimalTuple kept = row_cache_peek(key, desc, stored, c->skipped);
+	MinimalTuple copy;
+	int			a;
+
+	if (kept == NULL)
+		return false;
+	/* the cache may drop it while the values are in the slot */
+	copy = (MinimalTuple) col_buffer(&c->row_copy, kept->t_len);
+	memcpy(copy, kept, kept->t_len);
+	row_cache_deform(copy, desc, slot->tts_values, slot->tts_isnull);
+	for (a = 0; a < desc->natts; a++)
+	{
+		if (TupleDescAttr(desc, a)->attisdropped ||
+			(c->skipped != NULL && c->skipped[a]))
+		{
+			slot->tts_values[a] = (Datum) 0;
+			slot->tts_isnull[a] = true;
+		}
+		else if (a >= stored)
+			slot->tts_values[a] = getmissingattr(desc, a + 1,
+												 &slot->tts_isnull[a]);
+	}
 	return true;
 }
 
@@ -447,6 +505,44 @@ column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 							   row, &col->walk, value, isnull);
 }
 
+/* Decodes row of the current group (of stripe s) into slot's values. */
+static void
+decode_row(ColFetchCursor *c, StripeMeta *s, uint32 row, uint32 group_rows,
+		   TupleTableSlot *slot)
+{
+	TupleDesc	desc = slot->tts_tupleDescriptor;
+	int			a;
+
+	/*
+	 * Columns' frames share pages: each is pinned once for the row.  A pin
+	 * left by a fetch that failed went with its resource owner.
+	 */
+	c->pin.buffer = InvalidBuffer;
+	c->pin.viewing = false;
+	for (a = 0; a < desc->natts; a++)
+	{
+		Form_pg_attribute attr = TupleDescAttr(desc, a);
+
+		if (attr->attisdropped)
+		{
+			slot->tts_values[a] = (Datum) 0;
+			slot->tts_isnull[a] = true;
+		}
+		else if (a >= s->column_count)
+			slot->tts_values[a] = getmissingattr(desc, a + 1,
+												 &slot->tts_isnull[a]);
+		else if (c->skipped != NULL && c->skipped[a])
+		{
+			slot->tts_values[a] = (Datum) 0;
+			slot->tts_isnull[a] = true;
+		}
+		else
+			column_value(c, a, attr, row, group_rows, &slot->tts_values[a],
+						 &slot->tts_isnull[a]);
+	}
+	storage_pin_release(&c->pin);
+}
+
 bool
 col_fetch_row(ColFetchCursor *c, uint64 rownum, TupleTableSlot *slot,
 			  bool *later_own)
@@ -458,7 +554,8 @@ col_fetch_row(ColFetchCursor *c, uint64 rownum, TupleTableSlot *slot,
 	uint64		group;
 	uint32		row;
 	uint32		group_rows;
-	int			a;
+	bool		keeps_row;
+	FrameCacheKey row_key;
 
 	/* fewer: ALTER TABLE reading the rows it adds columns to */
 	if (desc != NULL && desc->natts > c->natts)
@@ -501,35 +598,17 @@ col_fetch_row(ColFetchCursor *c, uint64 rownum, TupleTableSlot *slot,
 		return false;
 
 	ExecClearTuple(slot);
-
-	/*
-	 * Columns' frames share pages: each is pinned once for the row.  A pin
-	 * left by a fetch that failed went with its resource owner.
-	 */
-	c->pin.buffer = InvalidBuffer;
-	c->pin.viewing = false;
-	for (a = 0; a < desc->natts; a++)
+	keeps_row = !c->skips_all && !c->dense &&
+		c->group_served++ * ROW_CACHE_SHARE < (uint32) s->chunk_group_row_limit;
+	if (keeps_row)
+		row_cache_key(&row_key, f->rel, s->first_block, c->group_checksum, pos);
+	if (!keeps_row || !cached_row(c, &row_key, slot))
 	{
-		Form_pg_attribute attr = TupleDescAttr(desc, a);
-
-		if (attr->attisdropped)
-		{
-			slot->tts_values[a] = (Datum) 0;
-			slot->tts_isnull[a] = true;
-		}
-		else if (a >= s->column_count)
-			slot->tts_values[a] = getmissingattr(desc, a + 1,
-												 &slot->tts_isnull[a]);
-		else if (c->skipped != NULL && c->skipped[a])
-		{
-			slot->tts_values[a] = (Datum) 0;
-			slot->tts_isnull[a] = true;
-		}
-		else
-			column_value(c, a, attr, row, group_rows, &slot->tts_values[a],
-						 &slot->tts_isnull[a]);
+		decode_row(c, s, row, group_rows, slot);
+		if (keeps_row)
+			row_cache_put(&row_key, desc, Min(desc->natts, s->column_count),
+						  c->skipped, slot->tts_values, slot->tts_isnull);
 	}
-	storage_pin_release(&c->pin);
 	ExecStoreVirtualTuple(slot);
 	row_number_to_tid(rownum, &slot->tts_tid);
 	slot->tts_tableOid = RelationGetRelid(f->rel);

@@ -43,10 +43,14 @@
  *	  repeated lookup keeps a quarter more each time until it fits.
  *	  Parallel workers keep nothing: their process ends with the query.
  *
+ *	  Rows fetched are kept here too, whole (format/row_cache.c), in up to
+ *	  half of the size, and frames in the room rows leave: under the same
+ *	  rules, met twice and within the statement's share.
+ *
  *	  Memory: LruCaches (format/lru_cache.c) under TopMemoryContext, one
- *	  for raw frames, one for the rest, within the size together, and the
- *	  table of frames met once beside them; setting the size to 0 frees
- *	  them.
+ *	  for rows, one for raw frames, one for the rest, within the size
+ *	  together, and the table of keys met once beside them; setting the
+ *	  size to 0 frees them at the next fetch that would keep something.
  *
  *-------------------------------------------------------------------------
  */
@@ -62,8 +66,18 @@
 #include "format/lru_cache.h"
 #include "guc.h"
 
+static LruCache *rows_kept = NULL;	/* rows, whole: format/row_cache.c */
 static LruCache *frame_cache = NULL;	/* decompressed frames, and marks */
 static LruCache *raw_frames = NULL; /* frames stored raw, in the room left */
+
+/*
+ * Rows may take this share of the cache (1/ROWS_SHARE), frames the room
+ * rows leave: a row is worth more than its bytes' share of a frame (a
+ * lookup that finds it needs nothing else), and frames, a thousand rows
+ * each, would push out every row kept by a lookup of more rows than fit
+ * with them (SELECT * of 20,000 rows by a foreign key).
+ */
+#define ROWS_SHARE	2
 
 /*
  * Frames met once, as a table of their keys' hashes, a slot per kilobyte
@@ -101,6 +115,15 @@ size_met_once(Size limit)
 	met_once_slots = slots;
 }
 
+/* Frames take the room rows leave, raw frames the room the others leave. */
+static void
+set_frame_limits(Size limit)
+{
+	lru_cache_set_limit(frame_cache,
+						limit - Min(limit, lru_cache_used(rows_kept)));
+	lru_cache_set_limit(raw_frames, lru_cache_unused(frame_cache));
+}
+
 /*
  * The cache's bytes now, 0 when off; a smaller setting takes effect at the
  * next put, 0 at once.
@@ -114,11 +137,12 @@ cache_limit(void)
 	{
 		if (limit == 0)
 		{
+			lru_cache_reset(rows_kept);
 			lru_cache_reset(frame_cache);
 			lru_cache_reset(raw_frames);
 		}
-		lru_cache_set_limit(frame_cache, limit);
-		lru_cache_set_limit(raw_frames, lru_cache_unused(frame_cache));
+		lru_cache_set_limit(rows_kept, limit / ROWS_SHARE);
+		set_frame_limits(limit);
 		size_met_once(limit);
 	}
 	return limit;
@@ -130,6 +154,8 @@ create_caches(Size limit)
 {
 	if (frame_cache != NULL)
 		return;
+	rows_kept = lru_cache_create("storage_engine rows",
+								 sizeof(FrameCacheKey), limit / ROWS_SHARE);
 	frame_cache = lru_cache_create("storage_engine frames",
 								   sizeof(FrameCacheKey), limit);
 	raw_frames = lru_cache_create("storage_engine frames stored raw",
@@ -208,16 +234,26 @@ forget_met(const FrameCacheKey *key)
 			set[i] = 0;
 }
 
+/* The cache key's value goes to, once the caches exist. */
+static LruCache *
+cache_of(const FrameCacheKey *key)
+{
+	if (key->kind == FRAME_CACHE_ROW_VALUES)
+		return rows_kept;
+	return raw_frame(key) ? raw_frames : frame_cache;
+}
+
 /*
- * Whether the current statement may keep size bytes more of a frame (raw
- * or not), pushing out *dropping bytes of decompressed frames to make room;
- * the caches exist when it may.
+ * Whether the current statement may keep size bytes more for key, pushing
+ * out *dropping bytes of decompressed frames or of rows to make room; the
+ * caches exist when it may.
  */
 static bool
-room_for(Size size, bool raw, Size *dropping)
+room_for(const FrameCacheKey *key, Size size, Size *dropping)
 {
 	Size		limit = cache_limit();
 	TimestampTz statement = GetCurrentStatementStartTimestamp();
+	LruCache   *cache;
 	Size		unused;
 
 	*dropping = 0;
@@ -230,10 +266,14 @@ room_for(Size size, bool raw, Size *dropping)
 		budget_statement = statement;
 		budget_dropped = 0;
 	}
-	unused = lru_cache_unused(frame_cache);
-	if (raw)
+	cache = cache_of(key);
+	if (cache == raw_frames)
+	{
+		unused = lru_cache_unused(frame_cache);
 		return size <= unused - Min(unused, lru_cache_used(raw_frames));
-	/* raw frames in that room go first, and do not count */
+	}
+	/* raw frames in that room go first, and do not count; nor do frames */
+	unused = lru_cache_unused(cache);
 	*dropping = size > unused ? size - unused : 0;
 	return budget_dropped + *dropping <= limit / STATEMENT_SHARE;
 }
@@ -244,7 +284,7 @@ frame_cache_wants(const FrameCacheKey *key)
 	Size		dropping;
 
 	/* a frame refused for room is not read whole for nothing */
-	return room_for(key->entry.raw_length, raw_frame(key), &dropping) &&
+	return room_for(key, key->entry.raw_length, &dropping) &&
 		met_before(key);
 }
 
@@ -264,12 +304,13 @@ const char *
 frame_cache_peek(const FrameCacheKey *key)
 {
 	/* a lookup per value a fetch returns: the limits are set by puts */
+	LruCache   *cache;
+
 	if (frame_cache == NULL || storage_engine_frame_cache_size == 0)
 		return NULL;
-	if (raw_frame(key))
-		return lru_cache_used(raw_frames) == 0 ? NULL :
-			lru_cache_get(raw_frames, key);
-	return lru_cache_get(frame_cache, key);
+	cache = cache_of(key);
+	/* no hash of the key where nothing is kept */
+	return lru_cache_used(cache) == 0 ? NULL : lru_cache_get(cache, key);
 }
 
 bool
@@ -286,11 +327,11 @@ frame_cache_get(const FrameCacheKey *key, char *raw)
 void *
 frame_cache_put(const FrameCacheKey *key, const void *bytes, Size size)
 {
-	bool		raw = raw_frame(key);
 	Size		dropping;
+	LruCache   *cache;
 	void	   *kept;
 
-	if (!room_for(size, raw, &dropping))
+	if (!room_for(key, size, &dropping))
 		return NULL;
 	/*
 	 * A frame the budget turns away stays met once: the next statement keeps
@@ -302,12 +343,15 @@ frame_cache_put(const FrameCacheKey *key, const void *bytes, Size size)
 			return NULL;
 		forget_met(key);
 	}
-	if (raw)
+	cache = cache_of(key);
+	if (cache == raw_frames)
 		return lru_cache_put(raw_frames, key, bytes, size);
 	budget_dropped += dropping;
-	kept = lru_cache_put(frame_cache, key, bytes, size);
-	/* raw frames give up the room the others now take */
-	lru_cache_set_limit(raw_frames, lru_cache_unused(frame_cache));
+	kept = lru_cache_put(cache, key, bytes, size);
+	/* frames give up the room rows now take, raw frames what others take */
+	set_frame_limits((Size) storage_engine_frame_cache_size * 1024);
+	if (cache == rows_kept)
+		lru_cache_trim(frame_cache);
 	lru_cache_trim(raw_frames);
 	return kept;
 }

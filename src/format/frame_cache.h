@@ -22,15 +22,16 @@ typedef enum FrameCacheKind
 	FRAME_CACHE_DECODED,		/* its bytes after the reader's own decoding
 								 * (colcompress deltas undone) */
 	FRAME_CACHE_MARKS,			/* codec/value_encoding.h's ValueWalk marks */
-	FRAME_CACHE_ROWS			/* what fetches read of a frame stored raw,
+	FRAME_CACHE_ROWS,			/* what fetches read of a frame stored raw,
 								 * row by row (colstore/col_chunk.c) */
+	FRAME_CACHE_ROW_VALUES		/* a row fetched, whole (format/row_cache.c) */
 } FrameCacheKind;
 
 /*
  * Names one stored frame: the relation's file, where the frame's unit (a
  * colcompress chunk, a rowcompress batch) starts and the checksum of its
  * stored bytes, where the frame lies in it, and its directory entry; and
- * what of it is kept.
+ * what of it is kept.  Or one row (row_cache_key).
  */
 typedef struct FrameCacheKey
 {
