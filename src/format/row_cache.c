@@ -43,7 +43,7 @@
 typedef struct RowCacheEntry
 {
 	int32		natts;			/* the first natts columns are its own */
-	uint32		tuple_offset;
+	uint32		tuple_offset;	/* 0 until the tuple is there */
 	bits8		held[FLEXIBLE_ARRAY_MEMBER];	/* of those, the decoded */
 } RowCacheEntry;
 
@@ -77,7 +77,8 @@ row_cache_peek(const FrameCacheKey *key, TupleDesc desc, int natts,
 	const RowCacheEntry *e = (const RowCacheEntry *) frame_cache_peek(key);
 	int			a;
 
-	if (e == NULL)
+	/* an entry an error left before it was filled in has no tuple */
+	if (e == NULL || e->tuple_offset == 0)
 		return NULL;
 	for (a = 0; a < natts; a++)
 		if (wanted(desc, skipped, a) &&
@@ -134,7 +135,6 @@ row_cache_put(const FrameCacheKey *key, TupleDesc desc, int natts,
 
 	/* zeroed by frame_cache_put */
 	e->natts = natts;
-	e->tuple_offset = header;
 	for (a = 0; a < natts; a++)
 		if (wanted(desc, skipped, a))
 			e->held[a / 8] |= 1 << (a % 8);
@@ -145,4 +145,21 @@ row_cache_put(const FrameCacheKey *key, TupleDesc desc, int natts,
 	heap_fill_tuple(desc, (Datum *) values, put_isnull, (char *) tuple + hoff,
 					data_len, &tuple->t_infomask,
 					hasnull ? tuple->t_bits : NULL);
+	e->tuple_offset = header;
+}
+
+void
+row_cache_put_tuple(const FrameCacheKey *key, MinimalTuple tuple)
+{
+	int			natts = HeapTupleHeaderGetNatts(tuple);
+	Size		header = MAXALIGN(offsetof(RowCacheEntry, held) +
+								  BITMAPLEN(natts));
+	RowCacheEntry *e = frame_cache_put(key, NULL, header + tuple->t_len);
+
+	if (e == NULL)
+		return;
+	e->natts = natts;
+	memset(e->held, 0xff, BITMAPLEN(natts));
+	memcpy((char *) e + header, tuple, tuple->t_len);
+	e->tuple_offset = header;
 }

@@ -48,4 +48,7 @@ extern void row_cache_put(const FrameCacheKey *key, TupleDesc desc, int natts,
 						  const bool *skipped, const Datum *values,
 						  const bool *isnull);
 
+/* Offers the cache a row stored whole, as tuple (checked). */
+extern void row_cache_put_tuple(const FrameCacheKey *key, MinimalTuple tuple);
+
 #endif							/* STORAGE_ENGINE_ROW_CACHE_H */

@@ -34,6 +34,7 @@
 
 #include "codec/codec.h"
 #include "codec/frames.h"
+#include "format/row_cache.h"
 #include "format/row_number.h"
 #include "format/storage.h"
 #include "format/storage_am.h"
@@ -256,6 +257,7 @@ row_reader_cursor(RowReader *shared)
 	r->batch_index = -1;
 	r->position = -1;
 	r->keep_deleted = true;
+	r->served_batch = -1;
 	return r;
 }
 
@@ -728,6 +730,24 @@ store_columns(RowReader *r, uint32 offset, uint64 rownum, TupleTableSlot *slot)
 	return true;
 }
 
+/* Checks the row at *row_offset (with its flags) of r->raw whole, once. */
+static void
+check_row(RowReader *r, uint32 *row_offset)
+{
+	if (*row_offset & ROW_BATCH_UNCHECKED)
+	{
+		const char *problem = row_batch_check_one(r->raw, r->raw_length,
+												  r->attrs,
+												  r->layout_checked ?
+												  r->masks : NULL,
+												  r->desc->natts,
+												  row_offset);
+
+		if (problem != NULL)
+			batch_corrupted(r, r->batch, problem);
+	}
+}
+
 /*
  * Stores the row at *offset (with its flags) of r->raw in slot: as far as
  * the reader reads rows, or whole, checking it first when it is not yet.
@@ -742,18 +762,7 @@ store_tuple(RowReader *r, uint32 *row_offset, uint64 rownum,
 	if (r->read_upto > 0 && store_columns(r, *row_offset, rownum, slot))
 		return;
 
-	if (*row_offset & ROW_BATCH_UNCHECKED)
-	{
-		const char *problem = row_batch_check_one(r->raw, r->raw_length,
-												  r->attrs,
-												  r->layout_checked ?
-												  r->masks : NULL,
-												  r->desc->natts,
-												  row_offset);
-
-		if (problem != NULL)
-			batch_corrupted(r, r->batch, problem);
-	}
+	check_row(r, row_offset);
 	offset = *row_offset;
 	tup = (MinimalTuple) (r->raw + ROW_BATCH_OFFSET(offset));
 
@@ -836,9 +845,69 @@ fetch_batch(RowReader *r, uint64 rownum, uint64 *pos)
 	return stream_finder_find(owner->finder, rownum, pos);
 }
 
+/*
+ * A cursor that fetched at least one in ROW_CACHE_SHARE rows of a batch is
+ * scanning it (a bitmap heap scan over a twentieth of the table), not
+ * looking rows up: it neither looks for its rows in the frame cache nor
+ * offers them, there or in the next batch, until a batch gives fewer (as
+ * colcompress cursors do by chunk group, col_fetch.c).
+ */
+#define ROW_CACHE_SHARE		32
+
+/* Whether the fetch of a row of batch index (b) looks for it kept whole. */
+static bool
+keeps_rows(RowReader *r, int index, const BatchMeta *b)
+{
+	if (r->reads_storage)
+		return false;
+	if (r->served_batch != index)
+	{
+		r->dense = r->served_batch >= 0 &&
+			r->batch_served * ROW_CACHE_SHARE >= r->served_rows;
+		r->served_batch = index;
+		r->served_rows = b->row_count;
+		r->batch_served = 0;
+	}
+	return !r->dense && r->batch_served++ * ROW_CACHE_SHARE < b->row_count;
+}
+
+/* Stores rownum's row, kept whole for key, in slot; false when not kept. */
+static bool
+cached_row(RowReader *r, const FrameCacheKey *key, uint64 rownum,
+		   TupleTableSlot *slot)
+{
+	MinimalTuple kept = row_cache_peek(key, slot->tts_tupleDescriptor, 0,
+									   NULL);
+
+	if (kept == NULL)
+		return false;
+	/* the cache may drop it while the values are in the slot */
+	if (r->row_copy_size < kept->t_len)
+	{
+		if (r->row_copy != NULL)
+			pfree(r->row_copy);
+		r->row_copy = MemoryContextAlloc(r->cxt, kept->t_len);
+		r->row_copy_size = kept->t_len;
+	}
+	memcpy(r->row_copy, kept, kept->t_len);
+	/* following the null bitmap, as for a slow row (store_tuple) */
+	ExecClearTuple(slot);
+	row_cache_deform((MinimalTuple) r->row_copy, slot->tts_tupleDescriptor,
+					 slot->tts_values, slot->tts_isnull);
+	ExecStoreVirtualTuple(slot);
+	row_number_to_tid(rownum, &slot->tts_tid);
+	slot->tts_tableOid = RelationGetRelid(r->rel);
+	return true;
+}
+
 bool
 row_fetch(RowReader *r, uint64 rownum, TupleTableSlot *slot, bool *later_own)
 {
+	BatchMeta  *b;
+	FrameCacheKey row_key;
+	bool		keeps;
+	uint32	   *row_offset;
+
 	uint64		pos;
 	int			index;
 
@@ -858,7 +927,23 @@ row_fetch(RowReader *r, uint64 rownum, TupleTableSlot *slot, bool *later_own)
 			*later_own = true;
 		return false;
 	}
-	if (slot != NULL)
-		store_tuple(r, load_frame(r, index, (uint32) pos), rownum, slot);
+	if (slot == NULL)
+		return true;
+	b = fetch_batch_meta(r, index);
+	keeps = keeps_rows(r, index, b);
+	if (keeps)
+	{
+		row_cache_key(&row_key, r->rel, b->first_block, b->checksum, pos);
+		if (cached_row(r, &row_key, rownum, slot))
+			return true;
+	}
+	row_offset = load_frame(r, index, (uint32) pos);
+	store_tuple(r, row_offset, rownum, slot);
+	if (keeps)
+	{
+		check_row(r, row_offset);
+		row_cache_put_tuple(&row_key, (MinimalTuple)
+							(r->raw + ROW_BATCH_OFFSET(*row_offset)));
+	}
 	return true;
 }

@@ -75,6 +75,7 @@ read_batch(void *arg)
 	}
 	rownum = row_runs_nth(b->runs, b->nruns, (visible - 1) / 2);
 	cursor = row_reader_cursor(rb->reader);
+	cursor->reads_storage = true;
 	if (!row_fetch(cursor, rownum, rb->slot, NULL) ||
 		cursor->batch_index != rb->index ||
 		tid_to_row_number(&rb->slot->tts_tid) != rownum)
