@@ -599,7 +599,8 @@ col_fetch_row(ColFetchCursor *c, uint64 rownum, TupleTableSlot *slot,
 
 	ExecClearTuple(slot);
 	keeps_row = !c->skips_all && !c->dense &&
-		c->group_served++ * ROW_CACHE_SHARE < (uint32) s->chunk_group_row_limit;
+		c->group_served * ROW_CACHE_SHARE < (uint32) s->chunk_group_row_limit;
+	c->group_served++;
 	if (keeps_row)
 		row_cache_key(&row_key, f->rel, s->first_block, c->group_checksum, pos);
 	if (!keeps_row || !cached_row(c, &row_key, slot))

@@ -148,6 +148,14 @@ cache_limit(void)
 	return limit;
 }
 
+Size
+frame_cache_rows_room(void)
+{
+	if (IsParallelWorker())
+		return 0;
+	return (Size) storage_engine_frame_cache_size * 1024 / ROWS_SHARE;
+}
+
 /* Makes the caches at limit bytes. */
 static void
 create_caches(Size limit)
@@ -234,7 +242,7 @@ forget_met(const FrameCacheKey *key)
 			set[i] = 0;
 }
 
-/* The cache key's value goes to, once the caches exist. */
+/* The cache that keeps key's value (once the caches exist). */
 static LruCache *
 cache_of(const FrameCacheKey *key)
 {

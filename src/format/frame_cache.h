@@ -89,4 +89,7 @@ extern bool frame_cache_wants(const FrameCacheKey *key);
 extern void *frame_cache_put(const FrameCacheKey *key, const void *bytes,
 							 Size size);
 
+/* The bytes of rows the cache may keep (format/row_cache.c); 0 when off. */
+extern Size frame_cache_rows_room(void);
+
 #endif							/* STORAGE_ENGINE_FRAME_CACHE_H */

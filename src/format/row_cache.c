@@ -55,12 +55,11 @@ void
 row_cache_key(FrameCacheKey *key, Relation rel, uint64 first_block,
 			  uint32 unit_checksum, uint64 row)
 {
-	memset(key, 0, sizeof(*key));
-	key->file = RelationPhysicalId(rel);
+	static const FrameEntry no_entry;
+
+	/* a frame's name, the row's place for the frame's, and another kind */
+	frame_cache_key(key, rel, first_block, row, unit_checksum, &no_entry);
 	key->kind = FRAME_CACHE_ROW_VALUES;
-	key->unit_checksum = unit_checksum;
-	key->first_block = first_block;
-	key->offset = row;
 }
 
 static inline bool

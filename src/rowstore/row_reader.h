@@ -80,11 +80,8 @@ typedef struct RowReader
 	FrameSpot	spot;			/* the fetched frame, when frame >= 0 */
 
 	/* a cursor's rows kept whole in the frame cache (format/row_cache.h) */
-	int			served_batch;	/* the batch its last fetch was in, or -1 */
-	uint64		served_rows;	/* that batch's rows */
-	uint64		batch_served;	/* of which fetched */
-	bool		dense;			/* rows kept whole: not of that batch */
-	bool		reads_storage;	/* not them: every fetch reads its frame */
+	uint64		fetched_bytes;	/* of the rows its fetches returned */
+	bool		reads_storage;	/* none: every fetch reads its frame */
 	char	   *row_copy;		/* a row kept whole, copied out */
 	Size		row_copy_size;
 
