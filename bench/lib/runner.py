@@ -145,12 +145,16 @@ class _Run:
         self.timing = False
         self.lost = False
 
-    def _run(self, fetch: bool):
+    def _on_server(self, work):
+        """work(), marking the target lost when its server goes away."""
         try:
-            return self.t.run(self.sql, fetch=fetch)
+            return work()
         except ServerLost:
             self.lost = True
             raise
+
+    def _run(self, fetch: bool):
+        return self._on_server(lambda: self.t.run(self.sql, fetch=fetch))
 
     def warm_up(self, references: dict, results: Results) -> None:
         """The warm-up run, its result checked against the reference; the
@@ -206,11 +210,7 @@ class _Run:
 
     def count_blocks(self) -> None:
         if self.tm.status == "ok" and hasattr(self.t, "blocks_touched"):
-            try:
-                self.tm.blocks = self.t.blocks_touched(self.sql)
-            except ServerLost:
-                self.lost = True
-                raise
+            self.tm.blocks = self._on_server(lambda: self.t.blocks_touched(self.sql))
 
 
 def _time_in_turns(runs_of: list, runs: int, results: Results) -> None:
