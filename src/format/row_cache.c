@@ -8,18 +8,21 @@
  *	  of 2,000 rows of 100 users by a foreign key meets nearly every frame
  *	  of every column, 64 to 96 MB of them, and one probe of the cache per
  *	  value returned.  The rows themselves are 700 kB.  So a row met again
- *	  is kept as well, as a minimal tuple of the columns its fetch decoded,
- *	  and a fetch that finds it there copies it out and is done: one probe
- *	  a row instead of one a column, and room for the rows of a thousand
- *	  users where the frames of a hundred did not fit.
+ *	  is kept as well, as a minimal tuple (colcompress: of the columns its
+ *	  fetch decoded; rowcompress: as stored), and a fetch that finds it
+ *	  there copies it out and is done: one probe a row instead of one a
+ *	  column, and room for the rows of a thousand users where the frames of
+ *	  a hundred did not fit.  Which fetches offer their rows, and look for
+ *	  them, the readers decide (colstore/col_fetch.c, rowstore/row_reader.c).
  *
- *	  Rows live beside frames, in the same cache and under the same rules
- *	  (format/frame_cache.c): kept when met a second time, within the
- *	  statement's share, never by parallel workers.  A row is named like a
- *	  frame, by where its unit lies and the checksum of the unit's stored
- *	  bytes, so that stored bytes never changing in place is again all that
- *	  keeps an entry true; whether the row is visible to a snapshot is for
- *	  the caller, before or after, as it is for a row decoded from frames.
+ *	  Rows live beside frames, in the same cache, in up to half of it, and
+ *	  under the same rules (format/frame_cache.c): kept when met a second
+ *	  time, within the statement's share, never by parallel workers.  A row
+ *	  is named like a frame, by where its unit lies and the checksum of the
+ *	  unit's stored bytes, so that stored bytes never changing in place is
+ *	  again all that keeps an entry true; whether the row is visible to a
+ *	  snapshot is for the caller, before or after, as it is for a row
+ *	  decoded from frames.
  *
  *	  A row holds the values of stored columns only: columns added later
  *	  (with a default, not stored in the unit) and dropped ones are the
