@@ -261,7 +261,6 @@ SELECT blocks_touched('SELECT s FROM fr_col WHERE id = ANY (ARRAY(SELECT g * 37 
 SELECT :rows_off_blocks - :rows_kept_blocks >= 40 AS kept_rows_from_cache;
 RESET storage_engine.frame_cache_size;
 SELECT :cached_blocks < :uncached_blocks AS raw_rows_from_cache;
-DROP FUNCTION blocks_touched(text);
 DROP TABLE fr_heap, fr_col;
 
 -- A row met again is kept whole beside the frames (format/row_cache.c): a
@@ -310,22 +309,11 @@ SELECT same_as_heap(:'rc_few', 'bitmap') AS kept_bitmap,
 -- rowcompress keeps its rows too, as stored, for its index scans (its
 -- bitmap heap scans read each batch once): 6 kB frames of rows, of which
 -- the 128 kB cache holds a few, not the 60 these rows are in
-CREATE FUNCTION index_scan_blocks(q text) RETURNS bigint LANGUAGE plpgsql AS $$
-DECLARE
-	p json;
-BEGIN
-	PERFORM set_config('enable_seqscan', 'off', true);
-	PERFORM set_config('enable_bitmapscan', 'off', true);
-	EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ' || q INTO p;
-	RETURN (p -> 0 -> 'Plan' ->> 'Shared Hit Blocks')::bigint +
-		   (p -> 0 -> 'Plan' ->> 'Shared Read Blocks')::bigint;
-END $$;
 \set rr_few 'SELECT * FROM rc_row WHERE id = ANY (ARRAY(SELECT g * 37 FROM generate_series(1, 80) g))'
-SELECT index_scan_blocks(:'rr_few') AS row_first_reads \gset
-SELECT index_scan_blocks(:'rr_few') AS row_met_again_reads \gset
-SELECT index_scan_blocks(:'rr_few') AS row_kept_reads \gset
+SELECT blocks_touched(:'rr_few') AS row_first_reads \gset
+SELECT blocks_touched(:'rr_few') AS row_met_again_reads \gset
+SELECT blocks_touched(:'rr_few') AS row_kept_reads \gset
 SELECT :row_kept_reads < :row_met_again_reads AS row_kept_reads_fewer;
-DROP FUNCTION index_scan_blocks(text);
 SELECT same_as_heap(:'rr_few', 'bitmap') AS row_kept_bitmap,
 	   same_as_heap(:'rr_few', 'index') AS row_kept_index;
 -- rows kept of a fetch of two columns lack the others: a fetch of them
@@ -365,6 +353,7 @@ SELECT same_as_heap(:'rc_few', 'bitmap') AS altered_bitmap,
 	   same_as_heap(:'rr_few', 'index') AS row_altered_index;
 RESET storage_engine.frame_cache_size;
 DROP FUNCTION table_blocks(text);
+DROP FUNCTION blocks_touched(text);
 DROP TABLE rc_heap, rc_col, rc_row;
 
 DROP FUNCTION runs_match(regclass);
