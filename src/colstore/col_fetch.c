@@ -292,6 +292,33 @@ use_group(ColFetchCursor *c, StripeMeta *s, int group)
 }
 
 /*
+ * Fills slot's column a when the stripe's chunks do not give its value: a
+ * dropped column, one the cursor leaves undecoded (both NULL), or one
+ * added since the stripe was written (its default); false when they do.
+ */
+static bool
+column_not_stored(ColFetchCursor *c, const StripeMeta *s, TupleDesc desc,
+				  int a, TupleTableSlot *slot)
+{
+	if (TupleDescAttr(desc, a)->attisdropped)
+	{
+		slot->tts_values[a] = (Datum) 0;
+		slot->tts_isnull[a] = true;
+	}
+	else if (a >= s->column_count)
+		slot->tts_values[a] = getmissingattr(desc, a + 1,
+											 &slot->tts_isnull[a]);
+	else if (c->skipped != NULL && c->skipped[a])
+	{
+		slot->tts_values[a] = (Datum) 0;
+		slot->tts_isnull[a] = true;
+	}
+	else
+		return false;
+	return true;
+}
+
+/*
  * Fills slot's values with row pos of the current group's stripe, kept
  * whole in the frame cache; false when it is not, or lacks a column wanted.
  */
@@ -310,18 +337,9 @@ cached_row(ColFetchCursor *c, const FrameCacheKey *key, TupleTableSlot *slot)
 	copy = (MinimalTuple) col_buffer(&c->row_copy, kept->t_len);
 	memcpy(copy, kept, kept->t_len);
 	row_cache_deform(copy, desc, slot->tts_values, slot->tts_isnull);
+	/* the others as a row decoded from frames has them */
 	for (a = 0; a < desc->natts; a++)
-	{
-		if (TupleDescAttr(desc, a)->attisdropped ||
-			(c->skipped != NULL && c->skipped[a]))
-		{
-			slot->tts_values[a] = (Datum) 0;
-			slot->tts_isnull[a] = true;
-		}
-		else if (a >= stored)
-			slot->tts_values[a] = getmissingattr(desc, a + 1,
-												 &slot->tts_isnull[a]);
-	}
+		(void) column_not_stored(c, c->stripe, desc, a, slot);
 	return true;
 }
 
@@ -520,26 +538,9 @@ decode_row(ColFetchCursor *c, StripeMeta *s, uint32 row, uint32 group_rows,
 	c->pin.buffer = InvalidBuffer;
 	c->pin.viewing = false;
 	for (a = 0; a < desc->natts; a++)
-	{
-		Form_pg_attribute attr = TupleDescAttr(desc, a);
-
-		if (attr->attisdropped)
-		{
-			slot->tts_values[a] = (Datum) 0;
-			slot->tts_isnull[a] = true;
-		}
-		else if (a >= s->column_count)
-			slot->tts_values[a] = getmissingattr(desc, a + 1,
-												 &slot->tts_isnull[a]);
-		else if (c->skipped != NULL && c->skipped[a])
-		{
-			slot->tts_values[a] = (Datum) 0;
-			slot->tts_isnull[a] = true;
-		}
-		else
-			column_value(c, a, attr, row, group_rows, &slot->tts_values[a],
-						 &slot->tts_isnull[a]);
-	}
+		if (!column_not_stored(c, s, desc, a, slot))
+			column_value(c, a, TupleDescAttr(desc, a), row, group_rows,
+						 &slot->tts_values[a], &slot->tts_isnull[a]);
 	storage_pin_release(&c->pin);
 }
 

@@ -905,7 +905,6 @@ row_fetch(RowReader *r, uint64 rownum, TupleTableSlot *slot, bool *later_own)
 	FrameCacheKey row_key;
 	bool		keeps;
 	uint32	   *row_offset;
-
 	uint64		pos;
 	int			index;
 
