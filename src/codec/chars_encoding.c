@@ -115,11 +115,11 @@ chars_encode(StringInfo buf, const Datum *values, const bool *isnull,
 	codes_len = bits_bytes((uint64) present * h.length, h.bits);
 	enlargeStringInfo(buf, (int) codes_len);
 	out = (uint8 *) buf->data + buf->len;
-	memset(out, 0, codes_len);
 	if (h.bits > 0)
 	{
-		uint64		bit = 0;
+		BitWriter	w;
 
+		bit_writer_init(&w, out);
 		for (i = 0; i < count; i++)
 		{
 			const char *p;
@@ -128,9 +128,10 @@ chars_encode(StringInfo buf, const Datum *values, const bool *isnull,
 			if (isnull[i])
 				continue;
 			p = VARDATA_ANY(DatumGetPointer(values[i]));
-			for (k = 0; k < h.length; k++, bit += h.bits)
-				put_bits(out, bit, code[(uint8) p[k]], h.bits);
+			for (k = 0; k < h.length; k++)
+				bit_writer_put32(&w, code[(uint8) p[k]], h.bits);
 		}
+		bit_writer_finish(&w);
 	}
 	buf->len += (int) codes_len;
 	buf->data[buf->len] = '\0';

@@ -135,6 +135,7 @@ dict_encode(StringInfo buf, const ValueTypeInfo *type, const Datum *values,
 	int			lengths_at;
 	int			dict_at;
 	uint8	   *out;
+	BitWriter	w;
 	Size		codes_len;
 	uint32		i;
 
@@ -169,9 +170,10 @@ dict_encode(StringInfo buf, const ValueTypeInfo *type, const Datum *values,
 	codes_len = bits_bytes(present, bits);
 	enlargeStringInfo(buf, (int) codes_len);
 	out = (uint8 *) buf->data + buf->len;
-	memset(out, 0, codes_len);
+	bit_writer_init(&w, out);
 	for (i = 0; i < present && bits > 0; i++)
-		put_bits(out, (uint64) i * bits, codes[i], bits);
+		bit_writer_put32(&w, codes[i], bits);
+	bit_writer_finish(&w);
 	buf->len += (int) codes_len;
 	buf->data[buf->len] = '\0';
 	pfree(codes);

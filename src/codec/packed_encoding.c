@@ -167,6 +167,7 @@ encode_values(StringInfo buf, const bool *isnull, uint32 count,
 	PackedFields f = {m.base, m.step, m.bits, scale};
 	uint64		codes_len;
 	uint8	   *out;
+	BitWriter	w;
 	uint32		i;
 
 	value_encode_extension(buf, isnull, count, &f, sizeof(f));
@@ -174,10 +175,10 @@ encode_values(StringInfo buf, const bool *isnull, uint32 count,
 	codes_len = bits_bytes(n, m.bits);
 	enlargeStringInfo(buf, (int) codes_len);
 	out = (uint8 *) buf->data + buf->len;
-	memset(out, 0, codes_len);
+	bit_writer_init(&w, out);
 	for (i = 0; i < n && m.bits > 0; i++)
-		put_bits(out, (uint64) i * m.bits,
-				 (uint64) v[i] - m.base - m.step * rows[i], m.bits);
+		bit_writer_put(&w, (uint64) v[i] - m.base - m.step * rows[i], m.bits);
+	bit_writer_finish(&w);
 	buf->len += (int) codes_len;
 	buf->data[buf->len] = '\0';
 }
