@@ -569,11 +569,12 @@ frame_end(ColWriter *w, int a, uint32 first, uint32 end, Size target,
 }
 
 /*
- * Appends the raw bytes of rows [first, last) of column a to raw; false,
- * raw unchanged, when the frame holds more distinct values than a
- * dictionary takes (a dictionary-encoded chunk is not counted first: the
- * frame's encoding counts them, and a chunk whose frame fails is written
- * plain).
+ * Appends the raw bytes of rows [first, last) of column a to raw; false
+ * when encoding cannot take them: more distinct values than a dictionary
+ * takes, strings not of one length and few symbols, numerics not of one
+ * scale within 64 bits.  Chunks after a stripe's first are not checked
+ * before (checking converted every numeric twice): a chunk with a frame
+ * that fails is written plain (encode_chunk).
  */
 static bool
 encode_frame(ColWriter *w, int a, uint32 first, uint32 last, uint32 nulls,
@@ -593,22 +594,12 @@ encode_frame(ColWriter *w, int a, uint32 first, uint32 last, uint32 nulls,
 		return true;
 	}
 	if (encoding == CHUNK_ENCODING_CHARS)
-	{
-		/* the chunk was checked: a frame of it holds such strings */
-		if (!chars_encode(raw, w->values[a] + first, w->isnull[a] + first,
-						  last - first))
-			elog(ERROR, "frame of a packed-characters chunk holds other values");
-		return true;
-	}
+		return chars_encode(raw, w->values[a] + first, w->isnull[a] + first,
+							last - first);
 #ifdef HAVE_SCALED_NUMERIC
 	if (encoding == CHUNK_ENCODING_DECIMAL)
-	{
-		/* the chunk was checked: a frame of it holds packed decimals */
-		if (!packed_decimal_encode(raw, w->values[a] + first,
-								   w->isnull[a] + first, last - first))
-			elog(ERROR, "frame of a packed-decimal chunk holds other values");
-		return true;
-	}
+		return packed_decimal_encode(raw, w->values[a] + first,
+									 w->isnull[a] + first, last - first);
 #endif
 	value_encode(raw, &type, w->values[a] + first, w->isnull[a] + first,
 				 last - first);
@@ -635,9 +626,9 @@ typedef struct ColumnFraming
 
 /*
  * Encodes rows [start, end) of column a as a framed chunk (codec/frames.h)
- * into stored; returns the frames' total uncompressed length.  A chunk to
- * be dictionary-encoded (*encoding) whose frame holds too many distinct
- * values is written plain instead, and *encoding says so.
+ * into stored; returns the frames' total uncompressed length.  A chunk
+ * with a frame its encoding (*encoding) cannot take is written plain
+ * instead, and *encoding says so.
  */
 static uint32
 encode_chunk(ColWriter *w, int a, uint32 start, uint32 end, int *encoding,
@@ -662,8 +653,8 @@ encode_chunk(ColWriter *w, int a, uint32 start, uint32 end, int *encoding,
 		resetStringInfo(&raw);
 		if (!encode_frame(w, a, first, last, nulls, *encoding, &raw))
 		{
-			/* only a dictionary fails: the chunk again, plain */
-			Assert(*encoding == CHUNK_ENCODING_DICT);
+			/* the chunk again, plain */
+			Assert(*encoding != CHUNK_ENCODING_PLAIN);
 			*encoding = CHUNK_ENCODING_PLAIN;
 			frames_discard(&fw);
 			frames_begin(&fw, codec, w->opts.compression_level, dict);
@@ -1187,12 +1178,8 @@ col_writer_write(ColWriter *w, Relation rel)
 			c->null_count = 0;
 			for (r = start; r < end; r++)
 				c->null_count += w->isnull[a][r] ? 1 : 0;
+			/* a chunk with a frame its encoding cannot take is written plain */
 			c->encoding = encodings[a];
-			/* dictionaries: encode_chunk counts each frame's values */
-			if (g > 0 &&
-				((c->encoding == CHUNK_ENCODING_DECIMAL && !decimal_chunk(w, a, start, end)) ||
-				 (c->encoding == CHUNK_ENCODING_CHARS && !chars_chunk(w, a, start, end))))
-				c->encoding = CHUNK_ENCODING_PLAIN;
 			c->codec = codec->id;
 			if (g == 0 && framings[a].first_chunk != NULL)
 			{

@@ -189,9 +189,11 @@ DROP TABLE pk_col, pk_heap;
 -- distinct bytes (hex digests, random digit strings) take a few bits a
 -- character (encoding 5) and come back byte for byte; other lengths or a
 -- seventeenth symbol (uuids as text: hex and '-'; a bpchar's padding
--- beside 16 others) stay plain.
+-- beside 16 others) stay plain, and so does a later chunk group with one
+-- string of another length (late: 5, 0, 5).
 CREATE TABLE pk_heap (id int8, hash text, digits varchar(12), hexnul text,
-					  uuidtext text, ragged text, seq text, code bpchar(6));
+					  uuidtext text, ragged text, seq text, code bpchar(6),
+					  late text);
 INSERT INTO pk_heap
 SELECT g, md5(g::text),
 	   lpad((hashint4(g) & 1048575)::text, 12, '0'),
@@ -199,7 +201,8 @@ SELECT g, md5(g::text),
 	   md5((g * 3)::text)::uuid::text,
 	   md5(g::text) || repeat('a', g % 2),
 	   lpad(g::text, 10, '0'),
-	   upper(left(md5((g % 977)::text), 3)) || (g % 7)
+	   upper(left(md5((g % 977)::text), 3)) || (g % 7),
+	   CASE WHEN g = 15000 THEN 'short' ELSE md5(g::text) END
   FROM generate_series(1, 25000) g;
 CREATE TABLE pk_col (LIKE pk_heap) USING colcompress
 	WITH (chunk_group_row_limit = 10000);
