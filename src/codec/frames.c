@@ -326,9 +326,16 @@ frames_dict_train(const Codec *codec, int level, uint64 data_bytes,
 								 level);
 	workspace_size = *dictlen > 0 ?
 		codec->dict_workspace(*dictlen, true, level) : 0;
+
+	/*
+	 * Zeroed: zstd's match tables in it are not all written, and entries
+	 * left over from earlier allocations were taken for candidate matches,
+	 * so that the same rows loaded twice in one session (or by a parallel
+	 * worker and by the backend) compressed to different bytes.
+	 */
 	if (workspace_size > 0)
 		loaded = codec->dict_load(*dict, *dictlen, true, level,
-								  palloc(workspace_size), workspace_size);
+								  palloc0(workspace_size), workspace_size);
 	if (loaded == NULL)
 	{
 		pfree(*dict);
