@@ -103,12 +103,12 @@ se_build() {
 # Settings under which the regression and isolation suites must give the
 # same results (plans may differ): the sweep tier of scripts/test.sh.
 # se_sweep_setting VERSION NAME prints NAME's settings (\n-separated).
-SE_SWEEP_ALL="index_paths jit no_custom_scan no_dictionary_cache no_frame_cache small_frame_cache no_pruning no_vector_agg parallel parallel_single plain_encodings repeatable_read serializable small_shared_buffers small_write_buffers"
+SE_SWEEP_ALL="index_paths jit no_custom_scan no_dictionary_cache no_frame_cache small_frame_cache no_pruning no_vector_agg parallel parallel_encoding parallel_single plain_encodings repeatable_read serializable small_shared_buffers small_write_buffers"
 # CI runs those whose output is exactly "plans only" on both versions and
 # that reach the most code: workers executing every plan, tiny shared
 # buffers, the plain layouts, the plain table-AM scan, a frame cache that
-# drops frames all the time.
-SE_SWEEP_CI="parallel_single small_shared_buffers plain_encodings no_custom_scan small_frame_cache"
+# drops frames all the time, workers encoding every stripe.
+SE_SWEEP_CI="parallel_single small_shared_buffers plain_encodings no_custom_scan small_frame_cache parallel_encoding"
 se_sweep_setting() {
 	local v=$1
 	case "$2" in
@@ -121,6 +121,7 @@ se_sweep_setting() {
 		plain_encodings) echo 'storage_engine.enable_dictionary_encoding = off\nstorage_engine.enable_packed_encoding = off' ;;
 		no_dictionary_cache) echo 'storage_engine.dictionary_cache_size = 0' ;;
 		no_frame_cache) echo 'storage_engine.frame_cache_size = 0' ;;
+		parallel_encoding) echo 'storage_engine.min_parallel_encoding_size = 0' ;;
 		small_frame_cache) echo 'storage_engine.frame_cache_size = 256' ;;
 		no_custom_scan) echo 'storage_engine.enable_custom_scan = off' ;;
 		no_pruning) echo 'storage_engine.enable_pruning = off\nstorage_engine.enable_vectorized_filter = off' ;;

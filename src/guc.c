@@ -25,11 +25,13 @@ bool		storage_engine_enable_vectorized_aggregation = true;
 bool		storage_engine_enable_vectorized_filter = true;
 bool		storage_engine_enable_dictionary_encoding = true;
 bool		storage_engine_enable_packed_encoding = true;
+bool		storage_engine_enable_parallel_encoding = true;
 double		storage_engine_vacuum_rewrite_threshold = 0.1;
 int			storage_engine_max_parallel_participants = 0;
 int			storage_engine_dictionary_cache_size = 16384;
 int			storage_engine_frame_cache_size = 65536;
 int			storage_engine_write_buffer_memory = 262144;
+int			storage_engine_min_parallel_encoding_size = 2048;
 
 void
 guc_define(void)
@@ -84,6 +86,16 @@ guc_define(void)
 							 "Each frame of an integer, date, time or timestamp column is written as a line and a fixed number of bits per row, so a fetch by TID reads its value by arithmetic, unless its differences compress to much less; numerics of one display scale likewise, as scaled integers, and strings of one length spelled with at most 16 distinct bytes as a few bits a character.  Off, integer-like chunks are written as differences and the others plain.  Chunks already written are read either way.",
 							 &storage_engine_enable_packed_encoding, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("storage_engine.enable_parallel_encoding",
+							 "Encode the columns of a colcompress stripe in parallel workers.",
+							 "A stripe of storage_engine.min_parallel_encoding_size or more has its columns encoded and compressed by the writing backend and up to max_parallel_maintenance_workers parallel workers side by side; the stripe is the same either way.",
+							 &storage_engine_enable_parallel_encoding, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("storage_engine.min_parallel_encoding_size",
+							"Smallest colcompress stripe, in bytes of values, whose columns are encoded in parallel workers.",
+							"Starting a worker takes a few milliseconds, about what encoding a megabyte takes.",
+							&storage_engine_min_parallel_encoding_size, 2048, 0, MAX_KILOBYTES,
+							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 	DefineCustomRealVariable("storage_engine.vacuum_rewrite_threshold",
 							 "Fraction of deleted rows at which VACUUM rewrites a stripe or batch.",
 							 "VACUUM writes the live rows again and frees the old stripe or batch once no snapshot reads it; it also writes stripes or batches holding under a quarter of their row limit together, when there are two or more.  1 turns both off.",

@@ -18,11 +18,13 @@ extern bool storage_engine_enable_vectorized_aggregation;
 extern bool storage_engine_enable_vectorized_filter;
 extern bool storage_engine_enable_dictionary_encoding;
 extern bool storage_engine_enable_packed_encoding;
+extern bool storage_engine_enable_parallel_encoding;
 extern double storage_engine_vacuum_rewrite_threshold;
 extern int	storage_engine_max_parallel_participants;
 extern int	storage_engine_dictionary_cache_size;
 extern int	storage_engine_frame_cache_size;
 extern int	storage_engine_write_buffer_memory;
+extern int	storage_engine_min_parallel_encoding_size;
 
 extern void guc_define(void);
 

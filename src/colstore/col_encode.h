@@ -14,6 +14,13 @@
 #include "catalog/stripe_meta.h"
 #include "codec/codec.h"
 
+/* Bytes holding values of a column, back to back. */
+typedef struct ValueSpan
+{
+	const char *start;
+	Size		length;
+} ValueSpan;
+
 /* One column of a stripe's rows, in the stripe's order. */
 typedef struct ColumnSource
 {
@@ -24,6 +31,9 @@ typedef struct ColumnSource
 	uint32		group_limit;	/* rows of a chunk group */
 	const Codec *codec;
 	int			level;			/* the codec's level */
+	/* when not NULL, every non-NULL by-reference value lies in one of them */
+	const ValueSpan *spans;
+	int			nspans;
 } ColumnSource;
 
 /* A column encoded: what its stripe stores of it. */

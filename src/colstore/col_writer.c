@@ -23,8 +23,9 @@
  *	  Memory: the writer's context holds at most one stripe of values; the
  *	  stripe is written when it reaches stripe_row_limit rows or the byte
  *	  budget, whichever comes first, so wide values cannot exhaust memory.
- *	  Each column is encoded on its own (col_encode.c) and the stripe's
- *	  data assembled from them.
+ *	  Each column is encoded on its own (col_encode.c), side by side in
+ *	  parallel workers when the stripe is large (col_encode_parallel.c),
+ *	  and the stripe's data assembled from them.
  *
  *-------------------------------------------------------------------------
  */
@@ -43,7 +44,7 @@
 #include "catalog/zone_map.h"
 #include "codec/codec.h"
 #include "codec/frames.h"
-#include "colstore/col_encode.h"
+#include "colstore/col_encode_parallel.h"
 #include "colstore/col_writer.h"
 #include "format/pending_writes.h"
 #include "format/row_number.h"
@@ -79,6 +80,7 @@ typedef struct ValueArena
 	Size		block;			/* size of the last block made */
 	ArenaBlock *blocks;			/* every block, in the order filled */
 	ArenaBlock *current;		/* the block being filled, or NULL */
+	uint32		outside;		/* values of the stripe outside the blocks */
 } ValueArena;
 
 struct ColWriter
@@ -252,6 +254,7 @@ reset_buffer(ColWriter *w)
 			w->arenas[i].current = NULL;
 			w->arenas[i].next = NULL;
 			w->arenas[i].left = 0;
+			w->arenas[i].outside = 0;
 		}
 	}
 	w->nrows = 0;
@@ -316,7 +319,10 @@ arena_alloc(ColWriter *w, int attno, Size len, bool aligned)
 	if (len > arena->left)
 	{
 		if (len > ARENA_LAST_BLOCK / 4)
+		{
+			arena->outside++;
 			return MemoryContextAlloc(w->cxt, len);
+		}
 		arena_next_block(w, arena, len);
 	}
 	p = arena->next;
@@ -394,6 +400,7 @@ col_writer_insert(ColWriter *w, Relation rel, TupleTableSlot *slot,
 			if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
 			{
 				v = detoast_attr(v);
+				w->arenas[i].outside++;
 				w->values[i][w->nrows] = PointerGetDatum(v);
 			}
 			else
@@ -519,11 +526,16 @@ sort_buffer(ColWriter *w, Relation rel)
 	pfree(isnull);
 }
 
-/* Column a of the buffered rows, for col_encode_column. */
+/*
+ * Column a of the buffered rows, for col_encode_columns: with the spans of
+ * its blocks when every by-reference value lies in them, which a parallel
+ * worker is then given whole rather than value by value.
+ */
 static ColumnSource
 column_source(ColWriter *w, int a, const Codec *codec)
 {
 	ColumnSource src;
+	ValueArena *arena = &w->arenas[a];
 
 	src.attr = TupleDescAttr(w->tupdesc, a);
 	src.values = w->values[a];
@@ -532,6 +544,29 @@ column_source(ColWriter *w, int a, const Codec *codec)
 	src.group_limit = (uint32) w->opts.chunk_group_row_limit;
 	src.codec = codec;
 	src.level = w->opts.compression_level;
+	src.spans = NULL;
+	src.nspans = 0;
+	if (!src.attr->attbyval && arena->outside == 0)
+	{
+		ArenaBlock *b;
+		int			n = 0;
+		ValueSpan  *spans;
+
+		for (b = arena->blocks; arena->current != NULL; b = b->next)
+		{
+			n++;
+			if (b == arena->current)
+				break;
+		}
+		spans = palloc(sizeof(ValueSpan) * Max(n, 1));
+		for (b = arena->blocks; src.nspans < n; b = b->next)
+		{
+			spans[src.nspans].start = ARENA_DATA(b);
+			spans[src.nspans++].length = b == arena->current ?
+				(Size) (arena->next - ARENA_DATA(b)) : b->size;
+		}
+		src.spans = spans;
+	}
 	return src;
 }
 
@@ -548,6 +583,7 @@ col_writer_write(ColWriter *w, Relation rel)
 	const Codec *codec = codec_by_id(w->opts.codec);
 	MemoryContext flush_cxt;
 	MemoryContext old;
+	ColumnSource *srcs;
 	EncodedColumn *cols;
 	uint32		g;
 	int			a;
@@ -572,13 +608,11 @@ col_writer_write(ColWriter *w, Relation rel)
 			stripe.sorted_by = w->opts.orderby;
 	}
 
-	cols = palloc0(sizeof(EncodedColumn) * Max(natts, 1));
+	srcs = palloc(sizeof(ColumnSource) * Max(natts, 1));
 	for (a = 0; a < natts; a++)
-	{
-		ColumnSource src = column_source(w, a, codec);
-
-		col_encode_column(&src, &cols[a]);
-	}
+		srcs[a] = column_source(w, a, codec);
+	cols = palloc0(sizeof(EncodedColumn) * Max(natts, 1));
+	col_encode_columns(srcs, natts, cols);
 
 	/* dictionaries first, at the start of the stripe's data */
 	initStringInfo(&stream);
