@@ -27,8 +27,11 @@
 #include "access/parallel.h"
 #include "access/xact.h"
 #include "miscadmin.h"
+#include "port/atomics.h"
+#include "storage/condition_variable.h"
 #include "storage/shm_toc.h"
 #include "utils/dsa.h"
+#include "utils/wait_event.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 
@@ -69,6 +72,9 @@ typedef struct SharedColumn
 
 typedef struct SharedStripe
 {
+	/* set once the values are copied: workers start while they are */
+	pg_atomic_uint32 ready;
+	ConditionVariable ready_cv;
 	uint32		nrows;
 	uint32		group_limit;
 	int			codec;
@@ -410,6 +416,12 @@ col_encode_worker(dsm_segment *seg, shm_toc *toc)
 											  ALLOCSET_DEFAULT_SIZES);
 	int			a;
 
+	ConditionVariablePrepareToSleep(&stripe->ready_cv);
+	while (pg_atomic_read_u32(&stripe->ready) == 0)
+		ConditionVariableSleep(&stripe->ready_cv, PG_WAIT_EXTENSION);
+	ConditionVariableCancelSleep();
+	pg_read_barrier();
+
 	for (a = 0; a < stripe->ncols; a++)
 	{
 		SharedColumn *col = &stripe->cols[a];
@@ -491,13 +503,14 @@ encode_in_parallel(const ColumnSource *src, int ncols, const double *bytes,
 	InitializeParallelDSM(pcxt);
 
 	stripe = shm_toc_allocate(pcxt->toc, stripe_size);
+	pg_atomic_init_u32(&stripe->ready, 0);
+	ConditionVariableInit(&stripe->ready_cv);
 	stripe->nrows = src[0].nrows;
 	stripe->group_limit = src[0].group_limit;
 	stripe->codec = src[0].codec->id;
 	stripe->level = src[0].level;
 	stripe->ncols = ncols;
 	values = shm_toc_allocate(pcxt->toc, Max(values_size, 1));
-	values_size = 0;
 	for (a = 0; a < ncols; a++)
 	{
 		SharedColumn *col = &stripe->cols[a];
@@ -505,8 +518,6 @@ encode_in_parallel(const ColumnSource *src, int ncols, const double *bytes,
 		memcpy(&col->attr, src[a].attr, sizeof(FormData_pg_attribute));
 		col->worker = worker[a];
 		col->encoded = InvalidDsaPointer;
-		if (col->worker >= 0)
-			values_size = place_column(&src[a], col, values_size, values);
 	}
 	area_space = shm_toc_allocate(pcxt->toc, area_size);
 	area = dsa_create_in_place(area_space, area_size,
@@ -517,6 +528,16 @@ encode_in_parallel(const ColumnSource *src, int ncols, const double *bytes,
 
 	LaunchParallelWorkers(pcxt);
 	launched = pcxt->nworkers_launched;
+
+	/* while the workers start */
+	values_size = 0;
+	for (a = 0; a < ncols; a++)
+		if (worker[a] >= 0 && worker[a] < launched)
+			values_size = place_column(&src[a], &stripe->cols[a], values_size,
+									   values);
+	pg_write_barrier();
+	pg_atomic_write_u32(&stripe->ready, 1);
+	ConditionVariableBroadcast(&stripe->ready_cv);
 	/* the workers launched depend on the others running: DEBUG2 */
 	elog(DEBUG1, "encoding a colcompress stripe of %u rows in parallel",
 		 stripe->nrows);
