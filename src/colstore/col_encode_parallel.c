@@ -134,6 +134,22 @@ encode_workers(const double *bytes, int ncols)
 }
 
 /*
+ * Workers' columns are copied into dynamic shared memory, which with the
+ * default dynamic_shared_memory_type lives in /dev/shm, 64 MB in a Docker
+ * container unless raised: at most this much a stripe, the rest of the
+ * columns the backend's.
+ */
+#define PARALLEL_ENCODE_MAX_COPY	((Size) 32 * 1024 * 1024)
+
+/* Bytes a column takes copied for a worker: its nulls, Datums and values. */
+static double
+copy_bytes(const ColumnSource *src, double bytes)
+{
+	return (double) src->nrows * (1 + sizeof(Datum)) +
+		(src->attr->attbyval ? 0 : bytes);
+}
+
+/*
  * What encoding a column costs, in bytes' worth: its values' bytes and
  * VALUE_COST_BYTES a row (on the events table a column took about 20 ns a
  * row and 1.2 ns a byte).
@@ -151,6 +167,7 @@ share_out(const ColumnSource *src, const double *bytes, int ncols,
 	double	   *load = palloc0(sizeof(double) * (nworkers + 1));
 	double	   *cost = palloc(sizeof(double) * ncols);
 	bool	   *done = palloc0(sizeof(bool) * ncols);
+	double		copied = 0;
 	int			n;
 
 	for (n = 0; n < ncols; n++)
@@ -169,6 +186,12 @@ share_out(const ColumnSource *src, const double *bytes, int ncols,
 		for (p = 1; p <= nworkers; p++)
 			if (load[p] < load[least])
 				least = p;
+		/* what workers are given stays within the segment's budget */
+		if (least > 0 && copied + copy_bytes(&src[largest], bytes[largest]) >
+			(double) PARALLEL_ENCODE_MAX_COPY)
+			least = 0;
+		if (least > 0)
+			copied += copy_bytes(&src[largest], bytes[largest]);
 		done[largest] = true;
 		load[least] += cost[largest];
 		worker[largest] = least - 1;
@@ -479,6 +502,17 @@ encode_in_parallel(const ColumnSource *src, int ncols, const double *bytes,
 	int			a;
 
 	share_out(src, bytes, ncols, nworkers, worker);
+	nworkers = 0;
+	for (a = 0; a < ncols; a++)
+		nworkers = Max(nworkers, worker[a] + 1);
+	if (nworkers == 0)
+	{
+		/* nothing fit the segment's budget */
+		for (a = 0; a < ncols; a++)
+			col_encode_column(&src[a], &out[a]);
+		pfree(worker);
+		return;
+	}
 
 	/* a parallel context passes on the active snapshot: at commit, none */
 	if (!ActiveSnapshotSet())
