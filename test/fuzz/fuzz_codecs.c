@@ -472,7 +472,7 @@ xmalloc(size_t n)
  * The frontend allocator the StringInfo functions of libpgcommon call.
  * PostgreSQL 16 and later leave fe_memutils out of libpgcommon_shlib
  * (libpq must not exit on out-of-memory), so the harness supplies palloc,
- * repalloc and pfree itself.  They are weak: where the library has them
+ * palloc0, repalloc and pfree itself.  They are weak: where the library has them
  * (15), whichever the linker picks behaves the same.
  */
 __attribute__((weak)) void *
@@ -485,6 +485,15 @@ palloc(Size size)
 		fprintf(stderr, "fuzz: out of memory\n");
 		exit(1);
 	}
+	return p;
+}
+
+__attribute__((weak)) void *
+palloc0(Size size)
+{
+	void	   *p = palloc(size);
+
+	memset(p, 0, size > 0 ? size : 1);
 	return p;
 }
 
