@@ -123,7 +123,7 @@ tier_sweep() {
 				$((55900 + v)) "$out/isolation" "$(isolation_specs)"
 		fi
 		found=$(cat "$out/regress/regression.diffs" "$out/isolation/regression.diffs" 2>/dev/null |
-				grep -E '^\+.*(DIFFERENT|ERROR|FATAL|PANIC|TRAP|server closed|damaged|corrupt)' || true)
+				grep -E '^\+.*(DIFFERENT|ERROR|WARNING|FATAL|PANIC|TRAP|server closed|damaged|corrupt)' || true)
 		if grep -qE '^(ok|not ok|test) ' "$out/regress/output.log" && [ -z "$found" ]; then
 			echo "pg$v/sweep/$name: plans only"
 			pass
