@@ -31,6 +31,7 @@
 #include "storage/condition_variable.h"
 #include "storage/dsm.h"
 #include "storage/shm_toc.h"
+#include "utils/datum.h"
 #include "utils/dsa.h"
 #include "utils/wait_event.h"
 #include "utils/memutils.h"
@@ -93,19 +94,15 @@ typedef struct SharedStripe
 	SharedColumn cols[FLEXIBLE_ARRAY_MEMBER];
 } SharedStripe;
 
-/* The bytes one non-NULL value of attr takes, and whether it is aligned. */
+/*
+ * The bytes one non-NULL by-reference value of attr takes, and whether it
+ * is aligned (all but 1-byte-header varlenas, as in the write buffer).
+ */
 static Size
 value_size(Form_pg_attribute attr, Datum v, bool *aligned)
 {
-	*aligned = true;
-	if (attr->attlen > 0)
-		return attr->attlen;
-	if (attr->attlen == -1)
-	{
-		*aligned = !VARATT_IS_SHORT(DatumGetPointer(v));
-		return VARSIZE_ANY(DatumGetPointer(v));
-	}
-	return strlen(DatumGetCString(v)) + 1;
+	*aligned = attr->attlen != -1 || !VARATT_IS_SHORT(DatumGetPointer(v));
+	return datumGetSize(v, false, attr->attlen);
 }
 
 /* Bytes of the column's values, estimated from a sample of its rows. */
@@ -124,21 +121,17 @@ column_bytes(const ColumnSource *src)
 	return bytes * SIZE_SAMPLE_STRIDE;
 }
 
-/* Workers to start for a stripe of these columns; 0: none. */
+/*
+ * Workers that may encode a stripe of ncols columns, before its size is
+ * known; 0: none.  From a client's backend only: not autovacuum's, not a
+ * worker's.
+ */
 static int
-encode_workers(const double *bytes, int ncols)
+encode_workers(int ncols)
 {
-	double		total = 0;
-	int			a;
-
-	/* from a client's backend only: not autovacuum's, not a worker's */
 	if (!storage_engine_enable_parallel_encoding || ncols < 2 ||
 		max_parallel_maintenance_workers <= 0 || !IsUnderPostmaster ||
 		MyBackendType != B_BACKEND || IsInParallelMode())
-		return 0;
-	for (a = 0; a < ncols; a++)
-		total += bytes[a];
-	if (total < (double) storage_engine_min_parallel_encoding_size * 1024)
 		return 0;
 	return Min(max_parallel_maintenance_workers, ncols - 1);
 }
@@ -487,6 +480,7 @@ void
 col_encode_worker(dsm_segment *seg, shm_toc *toc)
 {
 	SharedStripe *stripe = shm_toc_lookup(toc, ENCODE_KEY_STRIPE, false);
+	dsm_segment *seg_of_values;
 	char	   *values;
 	dsa_area   *area = dsa_attach_in_place(shm_toc_lookup(toc, ENCODE_KEY_AREA,
 														  false), seg);
@@ -500,10 +494,10 @@ col_encode_worker(dsm_segment *seg, shm_toc *toc)
 		ConditionVariableSleep(&stripe->ready_cv, PG_WAIT_EXTENSION);
 	ConditionVariableCancelSleep();
 	pg_read_barrier();
-	values_seg = dsm_attach(stripe->values);
-	if (values_seg == NULL)
+	seg_of_values = dsm_attach(stripe->values);
+	if (seg_of_values == NULL)
 		elog(ERROR, "could not attach the segment of a stripe's values");
-	values = dsm_segment_address(values_seg);
+	values = dsm_segment_address(seg_of_values);
 
 	for (a = 0; a < stripe->ncols; a++)
 	{
@@ -540,12 +534,15 @@ col_encode_worker(dsm_segment *seg, shm_toc *toc)
 	}
 	MemoryContextDelete(cxt);
 	dsa_detach(area);
-	dsm_detach(values_seg);
+	dsm_detach(seg_of_values);
 }
 
-/* Encodes the stripe with nworkers workers, as col_encode_columns. */
+/*
+ * Encodes the stripe as col_encode_columns, column a by worker[a]
+ * (share_out), nworkers of them.
+ */
 static void
-encode_in_parallel(const ColumnSource *src, int ncols, const double *bytes,
+encode_in_parallel(const ColumnSource *src, int ncols, const int *worker,
 				   int nworkers, EncodedColumn *out)
 {
 	ParallelContext *pcxt;
@@ -554,26 +551,12 @@ encode_in_parallel(const ColumnSource *src, int ncols, const double *bytes,
 									   mul_size(sizeof(SharedColumn), ncols));
 	Size		values_size = 0;
 	Size		area_size = dsa_minimum_size();
-	int		   *worker = palloc(sizeof(int) * ncols);
 	char	   *values;
 	void	   *area_space;
 	dsa_area   *area;
 	bool		pushed_snapshot = false;
 	int			launched;
 	int			a;
-
-	share_out(src, bytes, ncols, nworkers, worker);
-	nworkers = 0;
-	for (a = 0; a < ncols; a++)
-		nworkers = Max(nworkers, worker[a] + 1);
-	if (nworkers == 0)
-	{
-		/* nothing fit the segment's budget */
-		for (a = 0; a < ncols; a++)
-			col_encode_column(&src[a], &out[a]);
-		pfree(worker);
-		return;
-	}
 
 	/* a parallel context passes on the active snapshot: at commit, none */
 	if (!ActiveSnapshotSet())
@@ -661,23 +644,39 @@ encode_in_parallel(const ColumnSource *src, int ncols, const double *bytes,
 	ExitParallelMode();
 	if (pushed_snapshot)
 		PopActiveSnapshot();
-	pfree(worker);
 }
 
 void
 col_encode_columns(const ColumnSource *src, int ncols, EncodedColumn *out)
 {
-	double	   *bytes = palloc(sizeof(double) * Max(ncols, 1));
-	int			nworkers;
+	int			nworkers = encode_workers(ncols);
+	double		total = 0;
+	double	   *bytes;
+	int		   *worker;
 	int			a;
 
-	for (a = 0; a < ncols; a++)
-		bytes[a] = column_bytes(&src[a]);
-	nworkers = encode_workers(bytes, ncols);
 	if (nworkers > 0)
-		encode_in_parallel(src, ncols, bytes, nworkers, out);
-	else
+	{
+		bytes = palloc(sizeof(double) * ncols);
+		for (a = 0; a < ncols; a++)
+			total += bytes[a] = column_bytes(&src[a]);
+		if (total < (double) storage_engine_min_parallel_encoding_size * 1024)
+			nworkers = 0;
+		else
+		{
+			/* workers that get columns: none when none fit the budget */
+			worker = palloc(sizeof(int) * ncols);
+			share_out(src, bytes, ncols, nworkers, worker);
+			nworkers = 0;
+			for (a = 0; a < ncols; a++)
+				nworkers = Max(nworkers, worker[a] + 1);
+			if (nworkers > 0)
+				encode_in_parallel(src, ncols, worker, nworkers, out);
+			pfree(worker);
+		}
+		pfree(bytes);
+	}
+	if (nworkers == 0)
 		for (a = 0; a < ncols; a++)
 			col_encode_column(&src[a], &out[a]);
-	pfree(bytes);
 }
