@@ -854,18 +854,47 @@ fetch_batch(RowReader *r, uint64 rownum, uint64 *pos)
  * Whether a cursor's next fetch looks for its row kept whole, and keeps it:
  * while the rows it returned would fit in the room the frame cache gives
  * rows (a kept row takes about twice its bytes: its allocation rounded up
- * to a power of 2, its key and bookkeeping).  A row missed costs a 6 kB
- * frame decompressed.  A bitmap scan over a twentieth of the table (the
- * benchmark's Q8, 16 MB of rows) run again finds them all, in a seventh of
- * the time; one over a fifth (Q6, 64 MB) keeps the rows met first, the
- * same ones each run: offering every row only pushed out the rows the next
- * run wanted first (15% slower than keeping none; this way 4%).
+ * to a power of 2, its key and bookkeeping), and while the rows it will
+ * return would fit at all, at the density it met them so far across the
+ * row numbers it spanned (reltuples -1, never counted: no estimate).  A
+ * row missed costs a 6 kB frame decompressed.  A bitmap scan over a
+ * twentieth of the table (the benchmark's Q8, 16 MB of rows) run again
+ * finds them all, in a seventh of the time.  One over a fifth (Q6, 64 MB)
+ * cannot keep its rows: it kept the first 16 MB, the same ones each run,
+ * 4% slower than keeping none, and they filled the room a following Q8
+ * needed (Q8 run six times after Q6: 188 down to 72 ms, against 17 alone;
+ * now 240, 260, then 31-43).  A bitmap scan meets its rows in row-number
+ * order, so the density tells early; lookups in random order soon span
+ * the table, and then only what they returned counts.
  */
 static bool
 keeps_rows(RowReader *r)
 {
-	return !r->reads_storage &&
-		r->fetched_bytes * 2 < frame_cache_rows_room();
+	Size		room = frame_cache_rows_room();
+	double		rows;
+	uint64		spanned;
+
+	if (r->reads_storage || r->fetched_bytes * 2 >= room)
+		return false;
+	/* a sixteenth of the room before the density tells */
+	if (r->fetched_bytes < room / 16)
+		return true;
+	/* the rows VACUUM or ANALYZE counted: row numbers may have gaps */
+	rows = RelationGetForm(r->rel)->reltuples;
+	spanned = r->fetched_highest - r->fetched_lowest + 1;
+	return rows <= (double) spanned ||
+		r->fetched_bytes * rows / spanned <= room;
+}
+
+/* Counts a row a fetch returned, of bytes, for keeps_rows. */
+static void
+count_fetched(RowReader *r, uint64 rownum, uint32 bytes)
+{
+	r->fetched_bytes += bytes;
+	if (r->fetched_lowest == 0 || rownum < r->fetched_lowest)
+		r->fetched_lowest = rownum;
+	if (rownum > r->fetched_highest)
+		r->fetched_highest = rownum;
 }
 
 /* Stores rownum's row, kept whole for key, in slot; false when not kept. */
@@ -887,7 +916,7 @@ cached_row(RowReader *r, const FrameCacheKey *key, uint64 rownum,
 		r->row_copy_size = kept->t_len;
 	}
 	memcpy(r->row_copy, kept, kept->t_len);
-	r->fetched_bytes += kept->t_len;
+	count_fetched(r, rownum, kept->t_len);
 	/* following the null bitmap, as for a slow row (store_tuple) */
 	ExecClearTuple(slot);
 	row_cache_deform((MinimalTuple) r->row_copy, slot->tts_tupleDescriptor,
@@ -942,7 +971,7 @@ row_fetch(RowReader *r, uint64 rownum, TupleTableSlot *slot, bool *later_own)
 
 		check_row(r, row_offset);
 		tuple = (MinimalTuple) (r->raw + ROW_BATCH_OFFSET(*row_offset));
-		r->fetched_bytes += tuple->t_len;
+		count_fetched(r, rownum, tuple->t_len);
 		row_cache_put_tuple(&row_key, tuple);
 	}
 	return true;

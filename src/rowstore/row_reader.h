@@ -81,6 +81,8 @@ typedef struct RowReader
 
 	/* a cursor's rows kept whole in the frame cache (format/row_cache.h) */
 	uint64		fetched_bytes;	/* of the rows its fetches returned */
+	uint64		fetched_lowest; /* the row numbers they spanned (0: none) */
+	uint64		fetched_highest;
 	bool		reads_storage;	/* none: every fetch reads its frame */
 	char	   *row_copy;		/* a row kept whole, copied out */
 	Size		row_copy_size;

@@ -316,6 +316,17 @@ SELECT blocks_touched(:'rr_few') AS row_kept_reads \gset
 SELECT :row_kept_reads < :row_met_again_reads AS row_kept_reads_fewer;
 SELECT same_as_heap(:'rr_few', 'bitmap') AS row_kept_bitmap,
 	   same_as_heap(:'rr_few', 'index') AS row_kept_index;
+-- A bitmap scan whose rows would not fit in the rows' room (half of the
+-- cache), at the density it meets them, keeps none past its first
+-- sixteenth of that room: a third of rc_row's rows, 130 kB, run again and
+-- again, leaves the rows rr_few keeps in place.
+ANALYZE rc_row;
+\set rr_many 'SELECT * FROM rc_row WHERE id = ANY (ARRAY(SELECT g * 3 FROM generate_series(1, 1000) g))'
+SELECT table_blocks(:'rr_many') > 0 AS many_first,
+	   table_blocks(:'rr_many') > 0 AS many_met_again,
+	   table_blocks(:'rr_many') > 0 AS many_again;
+SELECT blocks_touched(:'rr_few') = :row_kept_reads AS row_still_kept;
+SELECT same_as_heap(:'rr_many', 'bitmap') AS many_bitmap;
 -- rows kept of a fetch of two columns lack the others: a fetch of them
 -- decodes the rows again, then keeps them whole.  (A size of 0 empties
 -- the cache at the next fetch.)
