@@ -17,7 +17,12 @@
  *	  instead of rows (row_scan_next_batch): each row passing the filter is
  *	  deformed once into the batch's arrays of the columns the aggregation
  *	  reads, pointing into the decompressed batch, which stays until the
- *	  next one is read.
+ *	  next one is read.  There the filter's clauses that have a kernel
+ *	  (vector/filter.c, as for colcompress) are evaluated on those arrays,
+ *	  the columns they read deformed with the others, and only the rows
+ *	  they pass go through the expression interpreter for the rest: a
+ *	  LIKE 'prefix%' per row through it cost more than the comparison of
+ *	  bytes the kernel makes.
  *
  *	  custom_exprs holds the prunable clauses, custom_private whether the
  *	  query needs no column.
@@ -34,6 +39,7 @@
 #include "miscadmin.h"
 #include "nodes/extensible.h"
 #include "nodes/makefuncs.h"
+#include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
 #include "utils/ruleutils.h"
 #include "utils/rel.h"
@@ -44,6 +50,8 @@
 #include "scan/prune.h"
 #include "scan/row_customscan.h"
 #include "scan/scan_internal.h"
+#include "vector/filter.h"
+#include "guc.h"
 
 /* Shared by the participants of a parallel scan. */
 typedef struct RowScanShared
@@ -67,6 +75,11 @@ typedef struct RowScanState
 	AttrNumber	last_loaded;	/* its last loaded column (1-based); 0: none */
 	Datum	   *row_values;		/* [last_loaded] a row's, on their way */
 	bool	   *row_isnull;
+	/* the batch's vectorized filter and the clauses it leaves, or NULL */
+	VecFilter  *vfilter;
+	ExprState  *rest_qual;
+	Bitmapset  *vfilter_columns;	/* it reads (pull_varattnos offsets) */
+	MemoryContext filter_cxt;	/* all three, rebuilt with the reader */
 } RowScanState;
 
 static Node *create_row_scan_state(CustomScan *cscan);
@@ -119,6 +132,11 @@ create_row_scan_state(CustomScan *cscan)
 static void
 begin_row_scan(CustomScanState *node, EState *estate, int eflags)
 {
+	RowScanState *state = (RowScanState *) node;
+
+	state->filter_cxt = AllocSetContextCreate(CurrentMemoryContext,
+											  "rowcompress scan filter",
+											  ALLOCSET_SMALL_SIZES);
 	/* rows this transaction still buffers must be counted too */
 	if (!IsParallelWorker())
 		pending_flush_for_read(node->ss.ss_currentRelation);
@@ -220,6 +238,40 @@ row_scan_batch_columns(CustomScanState *node, const Bitmapset *columns)
 	MemoryContextSwitchTo(old);
 }
 
+/*
+ * The batch's vectorized filter, with its comparison values computed now
+ * (a new reader's first batch: scan start and rescan), as the colcompress
+ * scan builds its own (scan_exec.c); not with a subplan in the filter.
+ */
+static void
+build_vector_filter(RowScanState *state)
+{
+	ScanState  *ss = &state->css.ss;
+	CustomScan *cscan = (CustomScan *) ss->ps.plan;
+	List	   *quals = cscan->scan.plan.qual;
+	List	   *rest;
+	MemoryContext old;
+
+	MemoryContextReset(state->filter_cxt);
+	state->vfilter = NULL;
+	state->rest_qual = NULL;
+	state->vfilter_columns = NULL;
+	if (!storage_engine_enable_vectorized_filter || quals == NIL ||
+		contain_subplans((Node *) quals))
+		return;
+	old = MemoryContextSwitchTo(state->filter_cxt);
+	state->vfilter = vec_filter_build(quals, cscan->scan.scanrelid,
+									  RelationGetDescr(ss->ss_currentRelation),
+									  &ss->ps, &rest);
+	if (state->vfilter != NULL)
+	{
+		state->rest_qual = ExecInitQual(rest, &ss->ps);
+		pull_varattnos((Node *) vec_filter_clauses(state->vfilter),
+					   cscan->scan.scanrelid, &state->vfilter_columns);
+	}
+	MemoryContextSwitchTo(old);
+}
+
 /* Sets up the batch's column arrays on the first batch of a reader. */
 static void
 init_batch(RowScanState *state, RowReader *r)
@@ -233,9 +285,13 @@ init_batch(RowScanState *state, RowReader *r)
 	state->last_loaded = 0;
 	if (r->no_columns)
 		return;
+	build_vector_filter(state);
 	for (a = 0; a < b->natts; a++)
 	{
-		if (!bms_is_member(a + 1, state->batch_columns))
+		/* the aggregation's columns, and those the kernels read */
+		if (!bms_is_member(a + 1, state->batch_columns) &&
+			!bms_is_member(a + 1 - FirstLowInvalidHeapAttributeNumber,
+						   state->vfilter_columns))
 			continue;
 		b->cols[a].loaded = true;
 		state->last_loaded = a + 1;
@@ -273,6 +329,89 @@ reserve_rows(RowScanState *state, MemoryContext cxt, uint32 n)
 	state->capacity = n;
 }
 
+/* Row i's values of the loaded columns into the batch's arrays. */
+static void
+store_loaded(RowScanState *state, uint32 i, const Datum *values,
+			 const bool *isnull)
+{
+	RowBatch   *b = &state->batch;
+	int			a;
+
+	for (a = 0; a < state->last_loaded; a++)
+	{
+		if (!b->cols[a].loaded)
+			continue;
+		b->cols[a].values[i] = values[a];
+		b->cols[a].isnull[i] = isnull[a];
+	}
+}
+
+/*
+ * Row i's loaded columns deformed into the batch's arrays, straight from
+ * the row: through the slot it cost a fifth of a scan summing two
+ * columns.  A row lacking a loaded column (added since) takes the slot's
+ * way, which supplies its missing values.
+ */
+static void
+load_row(RowScanState *state, RowReader *r, uint32 i, TupleTableSlot *slot)
+{
+	if (state->last_loaded == 0)
+		return;
+	if (r->read_upto >= state->last_loaded &&
+		row_reader_read_columns(r, i, state->last_loaded,
+								state->row_values, state->row_isnull))
+	{
+		store_loaded(state, i, state->row_values, state->row_isnull);
+		return;
+	}
+	row_reader_store_row(r, i, slot);
+	slot_getsomeattrs(slot, state->last_loaded);
+	store_loaded(state, i, slot->tts_values, slot->tts_isnull);
+}
+
+/*
+ * With a vectorized filter: every row's loaded columns, the kernels on
+ * the arrays, then the rest of the filter row by row on the rows left.
+ */
+static void
+load_filtered(RowScanState *state, RowReader *r)
+{
+	ScanState  *ss = &state->css.ss;
+	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
+	ExprContext *econtext = ss->ps.ps_ExprContext;
+	RowBatch   *b = &state->batch;
+	uint32	   *room = b->sel;
+	uint32		nsel = 0;
+	uint32		i;
+	MemoryContext old;
+
+	for (i = 0; i < r->nrows; i++)
+		load_row(state, r, i, slot);
+	b->sel = NULL;
+	b->nsel = r->nrows;
+	old = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
+	vec_filter_apply(state->vfilter, b, room);
+	MemoryContextSwitchTo(old);
+	ResetExprContext(econtext);
+	b->sel = room;
+	if (state->rest_qual != NULL)
+	{
+		uint32		k;
+
+		/* in place: the selection is read ahead of where it is written */
+		for (k = 0; k < b->nsel; k++)
+		{
+			row_reader_store_row(r, b->sel[k], slot);
+			econtext->ecxt_scantuple = slot;
+			if (ExecQual(state->rest_qual, econtext))
+				b->sel[nsel++] = b->sel[k];
+			ResetExprContext(econtext);
+		}
+		b->nsel = nsel;
+	}
+	InstrCountFiltered1(&ss->ps, r->nrows - b->nsel);
+}
+
 /*
  * The loaded batch's rows that pass the filter, selected, with their
  * loaded columns deformed into the arrays.
@@ -286,54 +425,35 @@ load_columns(RowScanState *state, RowReader *r)
 	ExprContext *econtext = ss->ps.ps_ExprContext;
 	RowBatch   *b = &state->batch;
 	uint32		i;
-	int			a;
 
 	reserve_rows(state, r->cxt, r->nrows);
+	if (state->vfilter != NULL)
+	{
+		load_filtered(state, r);
+		return;
+	}
 	b->nsel = 0;
 	for (i = 0; i < r->nrows; i++)
 	{
-		/*
-		 * Without a filter a row goes straight to the arrays: through the
-		 * slot it cost a fifth of a scan summing two columns.  A row
-		 * lacking a loaded column (added since) takes the slot's way,
-		 * which supplies its missing values.
-		 */
-		if (qual == NULL && state->last_loaded > 0 &&
-			row_reader_read_columns(r, i, state->last_loaded,
-									state->row_values, state->row_isnull))
+		if (qual == NULL)
 		{
+			load_row(state, r, i, slot);
 			b->sel[b->nsel++] = i;
-			for (a = 0; a < state->last_loaded; a++)
-			{
-				if (!b->cols[a].loaded)
-					continue;
-				b->cols[a].values[i] = state->row_values[a];
-				b->cols[a].isnull[i] = state->row_isnull[a];
-			}
 			continue;
 		}
 		row_reader_store_row(r, i, slot);
-		if (qual != NULL)
+		ResetExprContext(econtext);
+		econtext->ecxt_scantuple = slot;
+		if (!ExecQual(qual, econtext))
 		{
-			ResetExprContext(econtext);
-			econtext->ecxt_scantuple = slot;
-			if (!ExecQual(qual, econtext))
-			{
-				InstrCountFiltered1(&ss->ps, 1);
-				continue;
-			}
+			InstrCountFiltered1(&ss->ps, 1);
+			continue;
 		}
 		b->sel[b->nsel++] = i;
 		if (state->last_loaded == 0)
 			continue;
 		slot_getsomeattrs(slot, state->last_loaded);
-		for (a = 0; a < state->last_loaded; a++)
-		{
-			if (!b->cols[a].loaded)
-				continue;
-			b->cols[a].values[i] = slot->tts_values[a];
-			b->cols[a].isnull[i] = slot->tts_isnull[a];
-		}
+		store_loaded(state, i, slot->tts_values, slot->tts_isnull);
 	}
 }
 
@@ -519,6 +639,16 @@ explain_row_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (boolVal(linitial(cscan->custom_private)))
 		explain_columns("Columns", NIL,
 						RelationGetDescr(node->ss.ss_currentRelation), es);
+	if (es->analyze && state->vfilter != NULL)
+	{
+		List	   *context = set_deparse_context_plan(es->deparse_cxt,
+													   node->ss.ps.plan, ancestors);
+
+		ExplainPropertyText("Vectorized Filter",
+							deparse_expression((Node *) make_ands_explicit(vec_filter_clauses(state->vfilter)),
+											   context, es->verbose, false),
+							es);
+	}
 	if (cscan->custom_exprs != NIL)
 	{
 		List	   *context = set_deparse_context_plan(es->deparse_cxt,

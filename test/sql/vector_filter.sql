@@ -1,8 +1,9 @@
 -- Vectorized filters: filter clauses evaluated on the decoded column arrays
--- of a ColcompressScan (integer, date and timestamp comparisons, LIKE
--- 'prefix%', IS [NOT] NULL, leakproof comparisons), the others row by row
--- on the rows that pass; results are always those with the filter
--- evaluated row by row (the GUC off) and of heap.
+-- of a ColcompressScan, or of a RowcompressScan's batch below a vectorized
+-- aggregation (integer, date and timestamp comparisons, LIKE 'prefix%',
+-- IS [NOT] NULL, leakproof comparisons), the others row by row on the rows
+-- that pass; results are always those with the filter evaluated row by row
+-- (the GUC off) and of heap.
 
 CREATE TABLE vf_col (
 	id int, i2 smallint, i8 bigint, d date, ts timestamp, tstz timestamptz,
@@ -111,6 +112,57 @@ DELETE FROM vf_heap WHERE i2 = 7;
 SELECT check_filter('SELECT * FROM vf_col WHERE maybe = -1 OR i2 = 7');
 SELECT check_filter('SELECT count(*) FROM vf_col');
 ROLLBACK;
+
+-- rowcompress: below a vectorized aggregation the same kernels run on the
+-- arrays of each batch's rows (scan/row_scan_exec.c), the rest of the
+-- filter row by row on the rows they pass
+CREATE TABLE vf_row (LIKE vf_heap) USING rowcompress WITH (batch_size = 1000);
+INSERT INTO vf_row SELECT * FROM vf_heap;
+CREATE FUNCTION check_row_filter(q text) RETURNS text LANGUAGE sql AS $$
+	SELECT compare_paths(q, 'storage_engine.enable_vectorized_filter', 'vf_row', 'vf_heap')
+$$;
+EXPLAIN (COSTS OFF) SELECT count(*), sum(id) FROM vf_row WHERE t LIKE '/page/1%';
+SELECT w, check_row_filter('SELECT count(*), sum(id), min(d) FROM vf_row WHERE ' || w) AS result,
+	   vectorized('SELECT count(*), sum(id), min(d) FROM vf_row WHERE ' || w) AS vectorized
+  FROM unnest(ARRAY[
+	'id < 100', 'id <> 5', 'i2 = -3', 'i8 > 35000::int', 'd = ''2024-02-01''',
+	'tstz < ''2024-01-02 00:00+00''::timestamptz',
+	't LIKE ''/page/99%''', 't LIKE ''/page/999''', 't LIKE ''%99''', 'bp LIKE ''b1%''',
+	't = ''/page/7''', 'f8 > 3999.5', 'maybe IS NULL', 'maybe IS NOT NULL',
+	'maybe <> 4', 'id % 7 = 0', 'i2 IN (-3, 7, NULL)', 'id = ANY (ARRAY[]::int[])',
+	'b', 'NOT b', 'b IS NULL', 'tags @> ARRAY[''x1'']',
+	'id < 2000 AND t LIKE ''/page/1%'' AND maybe IS NOT NULL AND id % 3 = 0'
+]) AS w;
+-- parameters: computed at scan start and rescan
+PREPARE vf_rp(int, text) AS SELECT count(*), sum(id) FROM vf_row WHERE id > $1 AND t LIKE $2;
+SET plan_cache_mode = force_generic_plan;
+EXECUTE vf_rp(6000, '/page/1%');
+EXECUTE vf_rp(6000, '/page/1_%');
+EXECUTE vf_rp(NULL, '/page/1%');
+SELECT vectorized('EXECUTE vf_rp(6000, ''/page/1%'')');
+RESET plan_cache_mode;
+DEALLOCATE vf_rp;
+SELECT o.k, (SELECT count(*) FROM vf_row WHERE id < o.k AND t LIKE '/page/1%') AS row,
+	   (SELECT count(*) FROM vf_heap WHERE id < o.k AND t LIKE '/page/1%') AS heap
+  FROM generate_series(0, 12000, 3000) o(k) ORDER BY 1;
+SELECT check_row_filter('SELECT count(*) FROM vf_row c WHERE id < 50 AND t = (SELECT max(t) FROM vf_heap h WHERE h.id = c.id)');
+-- deleted rows, rows of this transaction, rows lacking a column added since
+BEGIN;
+DELETE FROM vf_row WHERE id % 10 = 1;
+DELETE FROM vf_heap WHERE id % 10 = 1;
+INSERT INTO vf_row (id, t) VALUES (20000, '/page/1x');
+INSERT INTO vf_heap (id, t) VALUES (20000, '/page/1x');
+ALTER TABLE vf_row ADD COLUMN late int DEFAULT 7;
+ALTER TABLE vf_heap ADD COLUMN late int DEFAULT 7;
+INSERT INTO vf_row (id, t, late) VALUES (20001, '/page/1y', 8);
+INSERT INTO vf_heap (id, t, late) VALUES (20001, '/page/1y', 8);
+SELECT check_row_filter('SELECT count(*), sum(id), sum(late) FROM vf_row WHERE t LIKE ''/page/1%''');
+SELECT check_row_filter('SELECT count(*), sum(id) FROM vf_row WHERE late = 8');
+SELECT check_row_filter('SELECT count(*), sum(id) FROM vf_row WHERE late < 8 AND id > 11000');
+SELECT vectorized('SELECT count(*), sum(id) FROM vf_row WHERE late = 8');
+ROLLBACK;
+DROP TABLE vf_row;
+DROP FUNCTION check_row_filter(text);
 
 DROP TABLE vf_col, vf_heap;
 DROP FUNCTION check_filter(text);
