@@ -17,12 +17,14 @@
  *	  instead of rows (row_scan_next_batch): each row passing the filter is
  *	  deformed once into the batch's arrays of the columns the aggregation
  *	  reads, pointing into the decompressed batch, which stays until the
- *	  next one is read.  There the filter's clauses that have a kernel
+ *	  next one is read.  The filter's clauses that have a kernel
  *	  (vector/filter.c, as for colcompress) are evaluated on those arrays,
  *	  the columns they read deformed with the others, and only the rows
  *	  they pass go through the expression interpreter for the rest: a
  *	  LIKE 'prefix%' per row through it cost more than the comparison of
- *	  bytes the kernel makes.
+ *	  bytes the kernel makes.  A scan returning rows whose filter has
+ *	  kernels reads the same filtered batches (exec_filtered) and stores in
+ *	  its slot only the rows they select.
  *
  *	  custom_exprs holds the prunable clauses, custom_private whether the
  *	  query needs no column.
@@ -80,6 +82,10 @@ typedef struct RowScanState
 	ExprState  *rest_qual;
 	Bitmapset  *vfilter_columns;	/* it reads (pull_varattnos offsets) */
 	MemoryContext filter_cxt;	/* all three, rebuilt with the reader */
+	/* rows returned from filtered batches (exec_filtered) */
+	bool		may_go_backward;	/* EXEC_FLAG_BACKWARD: rows one by one */
+	RowBatch   *filtered;		/* the batch being returned, or NULL */
+	uint32		filtered_next;	/* its next selected row */
 } RowScanState;
 
 static Node *create_row_scan_state(CustomScan *cscan);
@@ -137,6 +143,7 @@ begin_row_scan(CustomScanState *node, EState *estate, int eflags)
 	state->filter_cxt = AllocSetContextCreate(CurrentMemoryContext,
 											  "rowcompress scan filter",
 											  ALLOCSET_SMALL_SIZES);
+	state->may_go_backward = (eflags & EXEC_FLAG_BACKWARD) != 0;
 	/* rows this transaction still buffers must be counted too */
 	if (!IsParallelWorker())
 		pending_flush_for_read(node->ss.ss_currentRelation);
@@ -457,33 +464,49 @@ load_columns(RowScanState *state, RowReader *r)
 	}
 }
 
+/* The reader, with the batch's arrays and filter set up. */
+static RowReader *
+batch_reader_of(RowScanState *state)
+{
+	RowReader  *r = reader_of(state);
+
+	if (state->batch.cols == NULL)
+		init_batch(state, r);
+	return r;
+}
+
+/* The next batch with the rows passing the filter selected, or NULL. */
+static RowBatch *
+next_loaded_batch(RowScanState *state)
+{
+	RowReader  *r = batch_reader_of(state);
+	RowBatch   *b = &state->batch;
+
+	CHECK_FOR_INTERRUPTS();
+	if (!row_reader_next_batch(r, true))
+		return NULL;
+	b->nrows = r->nrows;
+	b->rownums = r->rownums;
+	if (r->no_columns && state->css.ss.ps.qual == NULL)
+	{
+		b->sel = NULL;
+		b->nsel = r->nrows;
+	}
+	else
+		load_columns(state, r);
+	return b;
+}
+
 RowBatch *
 row_scan_next_batch(CustomScanState *node)
 {
-	RowScanState *state = (RowScanState *) node;
 	Instrumentation *instr = node->ss.ps.instrument;
-	RowReader  *r = reader_of(state);
-	RowBatch   *b = &state->batch;
+	RowBatch   *b;
 
+	/* the aggregation above reads us directly, not through ExecProcNode */
 	if (instr != NULL)
 		InstrStartNode(instr);
-	CHECK_FOR_INTERRUPTS();
-	if (b->cols == NULL)
-		init_batch(state, r);
-	if (!row_reader_next_batch(r, true))
-		b = NULL;
-	else
-	{
-		b->nrows = r->nrows;
-		b->rownums = r->rownums;
-		if (r->no_columns && node->ss.ps.qual == NULL)
-		{
-			b->sel = NULL;
-			b->nsel = r->nrows;
-		}
-		else
-			load_columns(state, r);
-	}
+	b = next_loaded_batch((RowScanState *) node);
 	if (instr != NULL)
 		InstrStopNode(instr, b != NULL ? (double) b->nsel : 0.0);
 	return b;
@@ -519,9 +542,54 @@ recheck_row(ScanState *ss, TupleTableSlot *slot)
 	return true;
 }
 
+/*
+ * ExecScan's loop over filtered batches, when the filter has kernels: the
+ * kernels run on each batch's arrays, and rows are stored in the slot only
+ * for the rows that pass them (and the rest of the filter).  Forward only
+ * (the batch position is its own).
+ */
+static TupleTableSlot *
+exec_filtered(RowScanState *state)
+{
+	ScanState  *ss = &state->css.ss;
+	ExprContext *econtext = ss->ps.ps_ExprContext;
+	ProjectionInfo *proj = ss->ps.ps_ProjInfo;
+	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
+	uint32		row;
+
+	ResetExprContext(econtext);
+	while (state->filtered == NULL ||
+		   state->filtered_next >= state->filtered->nsel)
+	{
+		state->filtered = next_loaded_batch(state);
+		state->filtered_next = 0;
+		if (state->filtered == NULL)
+			return proj ? ExecClearTuple(proj->pi_state.resultslot) :
+				ExecClearTuple(slot);
+	}
+	row = state->filtered->sel != NULL ?
+		state->filtered->sel[state->filtered_next] : state->filtered_next;
+	state->filtered_next++;
+	row_reader_store_row(state->reader, row, slot);
+	econtext->ecxt_scantuple = slot;
+	return proj ? ExecProject(proj) : slot;
+}
+
 static TupleTableSlot *
 exec_row_scan(CustomScanState *node)
 {
+	RowScanState *state = (RowScanState *) node;
+
+	/*
+	 * EvalPlanQual rechecks go through ExecScan, which knows them; so do
+	 * scans that may go backward (scrollable cursors), scans without a
+	 * filter, and those whose filter has no kernel: their rows are tested
+	 * in the slot they are returned in.
+	 */
+	if (node->ss.ps.qual != NULL && !state->may_go_backward &&
+		node->ss.ps.state->es_epq_active == NULL &&
+		!batch_reader_of(state)->no_columns && state->vfilter != NULL)
+		return exec_filtered(state);
 	return ExecScan(&node->ss, next_row, recheck_row);
 }
 
@@ -531,6 +599,7 @@ retire_reader(RowScanState *state)
 {
 	/* the batch's arrays are in the reader's context (init_batch anew) */
 	memset(&state->batch, 0, sizeof(RowBatch));
+	state->filtered = NULL;
 	if (state->reader == NULL)
 		return;
 	state->batches_read += state->reader->batches_read;
