@@ -23,8 +23,8 @@
  *	  they pass go through the expression interpreter for the rest: a
  *	  LIKE 'prefix%' per row through it cost more than the comparison of
  *	  bytes the kernel makes.  A scan returning rows whose filter has
- *	  kernels reads the same filtered batches (exec_filtered) and stores in
- *	  its slot only the rows they select.
+ *	  kernels reads the same filtered batches (scan/filtered_rows.c) and
+ *	  stores in its slot only the rows they select.
  *
  *	  custom_exprs holds the prunable clauses, custom_private whether the
  *	  query needs no column.
@@ -41,7 +41,6 @@
 #include "miscadmin.h"
 #include "nodes/extensible.h"
 #include "nodes/makefuncs.h"
-#include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
 #include "utils/ruleutils.h"
 #include "utils/rel.h"
@@ -53,7 +52,6 @@
 #include "scan/row_customscan.h"
 #include "scan/scan_internal.h"
 #include "vector/filter.h"
-#include "guc.h"
 
 /* Shared by the participants of a parallel scan. */
 typedef struct RowScanShared
@@ -82,10 +80,8 @@ typedef struct RowScanState
 	ExprState  *rest_qual;
 	Bitmapset  *vfilter_columns;	/* it reads (pull_varattnos offsets) */
 	MemoryContext filter_cxt;	/* all three, rebuilt with the reader */
-	/* rows returned from filtered batches (exec_filtered) */
 	bool		may_go_backward;	/* EXEC_FLAG_BACKWARD: rows one by one */
-	RowBatch   *filtered;		/* the batch being returned, or NULL */
-	uint32		filtered_next;	/* its next selected row */
+	FilteredRows filtered;		/* rows returned from filtered batches */
 } RowScanState;
 
 static Node *create_row_scan_state(CustomScan *cscan);
@@ -246,36 +242,24 @@ row_scan_batch_columns(CustomScanState *node, const Bitmapset *columns)
 }
 
 /*
- * The batch's vectorized filter, with its comparison values computed now
- * (a new reader's first batch: scan start and rescan), as the colcompress
- * scan builds its own (scan_exec.c); not with a subplan in the filter.
+ * The batch's vectorized filter, rebuilt with the reader
+ * (vec_filter_for_scan), and the columns it reads.
  */
 static void
 build_vector_filter(RowScanState *state)
 {
-	ScanState  *ss = &state->css.ss;
-	CustomScan *cscan = (CustomScan *) ss->ps.plan;
-	List	   *quals = cscan->scan.plan.qual;
-	List	   *rest;
+	CustomScan *cscan = (CustomScan *) state->css.ss.ps.plan;
 	MemoryContext old;
 
 	MemoryContextReset(state->filter_cxt);
-	state->vfilter = NULL;
-	state->rest_qual = NULL;
 	state->vfilter_columns = NULL;
-	if (!storage_engine_enable_vectorized_filter || quals == NIL ||
-		contain_subplans((Node *) quals))
-		return;
 	old = MemoryContextSwitchTo(state->filter_cxt);
-	state->vfilter = vec_filter_build(quals, cscan->scan.scanrelid,
-									  RelationGetDescr(ss->ss_currentRelation),
-									  &ss->ps, &rest);
+	state->vfilter = vec_filter_for_scan(&state->css.ss, cscan->scan.plan.qual,
+										 cscan->scan.scanrelid,
+										 &state->rest_qual);
 	if (state->vfilter != NULL)
-	{
-		state->rest_qual = ExecInitQual(rest, &ss->ps);
 		pull_varattnos((Node *) vec_filter_clauses(state->vfilter),
 					   cscan->scan.scanrelid, &state->vfilter_columns);
-	}
 	MemoryContextSwitchTo(old);
 }
 
@@ -497,19 +481,22 @@ next_loaded_batch(RowScanState *state)
 	return b;
 }
 
+static RowBatch *
+filtered_batch(ScanState *ss)
+{
+	return next_loaded_batch((RowScanState *) ss);
+}
+
+static void
+store_batch_row(ScanState *ss, uint32 row, TupleTableSlot *slot)
+{
+	row_reader_store_row(((RowScanState *) ss)->reader, row, slot);
+}
+
 RowBatch *
 row_scan_next_batch(CustomScanState *node)
 {
-	Instrumentation *instr = node->ss.ps.instrument;
-	RowBatch   *b;
-
-	/* the aggregation above reads us directly, not through ExecProcNode */
-	if (instr != NULL)
-		InstrStartNode(instr);
-	b = next_loaded_batch((RowScanState *) node);
-	if (instr != NULL)
-		InstrStopNode(instr, b != NULL ? (double) b->nsel : 0.0);
-	return b;
+	return filtered_batch_counted(&node->ss, filtered_batch);
 }
 
 TupleTableSlot *
@@ -542,54 +529,22 @@ recheck_row(ScanState *ss, TupleTableSlot *slot)
 	return true;
 }
 
-/*
- * ExecScan's loop over filtered batches, when the filter has kernels: the
- * kernels run on each batch's arrays, and rows are stored in the slot only
- * for the rows that pass them (and the rest of the filter).  Forward only
- * (the batch position is its own).
- */
-static TupleTableSlot *
-exec_filtered(RowScanState *state)
-{
-	ScanState  *ss = &state->css.ss;
-	ExprContext *econtext = ss->ps.ps_ExprContext;
-	ProjectionInfo *proj = ss->ps.ps_ProjInfo;
-	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
-	uint32		row;
-
-	ResetExprContext(econtext);
-	while (state->filtered == NULL ||
-		   state->filtered_next >= state->filtered->nsel)
-	{
-		state->filtered = next_loaded_batch(state);
-		state->filtered_next = 0;
-		if (state->filtered == NULL)
-			return proj ? ExecClearTuple(proj->pi_state.resultslot) :
-				ExecClearTuple(slot);
-	}
-	row = state->filtered->sel != NULL ?
-		state->filtered->sel[state->filtered_next] : state->filtered_next;
-	state->filtered_next++;
-	row_reader_store_row(state->reader, row, slot);
-	econtext->ecxt_scantuple = slot;
-	return proj ? ExecProject(proj) : slot;
-}
-
 static TupleTableSlot *
 exec_row_scan(CustomScanState *node)
 {
 	RowScanState *state = (RowScanState *) node;
 
 	/*
+	 * Rows from filtered batches (filtered_rows.c) when the filter has
+	 * kernels; without, a row is tested in the slot it is returned in.
 	 * EvalPlanQual rechecks go through ExecScan, which knows them; so do
-	 * scans that may go backward (scrollable cursors), scans without a
-	 * filter, and those whose filter has no kernel: their rows are tested
-	 * in the slot they are returned in.
+	 * scans that may go backward (scrollable cursors).
 	 */
 	if (node->ss.ps.qual != NULL && !state->may_go_backward &&
 		node->ss.ps.state->es_epq_active == NULL &&
 		!batch_reader_of(state)->no_columns && state->vfilter != NULL)
-		return exec_filtered(state);
+		return filtered_rows_next(&node->ss, &state->filtered, filtered_batch,
+								  store_batch_row);
 	return ExecScan(&node->ss, next_row, recheck_row);
 }
 
@@ -599,7 +554,7 @@ retire_reader(RowScanState *state)
 {
 	/* the batch's arrays are in the reader's context (init_batch anew) */
 	memset(&state->batch, 0, sizeof(RowBatch));
-	state->filtered = NULL;
+	state->filtered.batch = NULL;
 	if (state->reader == NULL)
 		return;
 	state->batches_read += state->reader->batches_read;

@@ -20,7 +20,6 @@
 #include "miscadmin.h"
 #include "nodes/extensible.h"
 #include "nodes/makefuncs.h"
-#include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
 #include "utils/builtins.h"
 #include "utils/rel.h"
@@ -32,7 +31,6 @@
 #include "scan/prune.h"
 #include "scan/scan_internal.h"
 #include "vector/filter.h"
-#include "guc.h"
 
 /* Shared by the participants of a parallel scan. */
 typedef struct ColScanShared
@@ -69,9 +67,7 @@ typedef struct ColScanState
 	MemoryContext filter_cxt;	/* both, rebuilt with the reader */
 	bool		may_go_backward;	/* EXEC_FLAG_BACKWARD: rows one by one */
 
-	/* rows returned from a filtered batch (exec_filtered) */
-	RowBatch   *batch;
-	uint32		batch_next;
+	FilteredRows filtered;		/* rows returned from filtered batches */
 } ColScanState;
 
 static Node *create_col_scan_state(CustomScan *cscan);
@@ -158,32 +154,18 @@ begin_col_scan(CustomScanState *node, EState *estate, int eflags)
 		state->projected[lfirst_int(lc) - 1] = true;
 }
 
-/*
- * The vectorized filter, with its comparison values computed now (as the
- * pruning values are), and the clauses it leaves for row-by-row
- * evaluation.  Not when a clause holds a subplan: its initialization
- * registers with the plan node, which a rebuild on rescan would repeat.
- */
+/* The vectorized filter, rebuilt with the reader (vec_filter_for_scan). */
 static void
 build_vector_filter(ColScanState *state)
 {
 	CustomScan *cscan = (CustomScan *) state->css.ss.ps.plan;
-	List	   *quals = cscan->scan.plan.qual;
-	List	   *rest;
 	MemoryContext old;
 
 	MemoryContextReset(state->filter_cxt);
-	state->vfilter = NULL;
-	state->rest_qual = NULL;
-	if (!storage_engine_enable_vectorized_filter || quals == NIL ||
-		contain_subplans((Node *) quals))
-		return;
 	old = MemoryContextSwitchTo(state->filter_cxt);
-	state->vfilter = vec_filter_build(quals, cscan->scan.scanrelid,
-									  RelationGetDescr(state->css.ss.ss_currentRelation),
-									  &state->css.ss.ps, &rest);
-	if (state->vfilter != NULL)
-		state->rest_qual = ExecInitQual(rest, &state->css.ss.ps);
+	state->vfilter = vec_filter_for_scan(&state->css.ss, cscan->scan.plan.qual,
+										 cscan->scan.scanrelid,
+										 &state->rest_qual);
 	MemoryContextSwitchTo(old);
 }
 
@@ -302,33 +284,16 @@ next_filtered_batch(ColScanState *state)
 	}
 }
 
-/*
- * ExecScan's loop over filtered batches: rows are built only for the
- * rows that pass.  Forward only (the batch position is its own).
- */
-static TupleTableSlot *
-exec_filtered(ColScanState *state)
+static RowBatch *
+filtered_batch(ScanState *ss)
 {
-	ScanState  *ss = &state->css.ss;
-	ExprContext *econtext = ss->ps.ps_ExprContext;
-	ProjectionInfo *proj = ss->ps.ps_ProjInfo;
-	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
-	uint32		row;
+	return next_filtered_batch((ColScanState *) ss);
+}
 
-	ResetExprContext(econtext);
-	while (state->batch == NULL || state->batch_next >= state->batch->nsel)
-	{
-		state->batch = next_filtered_batch(state);
-		state->batch_next = 0;
-		if (state->batch == NULL)
-			return proj ? ExecClearTuple(proj->pi_state.resultslot) : ExecClearTuple(slot);
-	}
-	row = state->batch->sel != NULL ? state->batch->sel[state->batch_next] :
-		state->batch_next;
-	state->batch_next++;
-	col_reader_store_row(state->reader, row, slot);
-	econtext->ecxt_scantuple = slot;
-	return proj ? ExecProject(proj) : slot;
+static void
+store_batch_row(ScanState *ss, uint32 row, TupleTableSlot *slot)
+{
+	col_reader_store_row(((ColScanState *) ss)->reader, row, slot);
 }
 
 static TupleTableSlot *
@@ -343,7 +308,8 @@ exec_col_scan(CustomScanState *node)
 	 */
 	if (node->ss.ps.qual != NULL && !state->may_go_backward &&
 		node->ss.ps.state->es_epq_active == NULL)
-		return exec_filtered(state);
+		return filtered_rows_next(&node->ss, &state->filtered, filtered_batch,
+								  store_batch_row);
 	return ExecScan(&node->ss, next_row, recheck_row);
 }
 
@@ -373,15 +339,7 @@ col_scan_scaled_columns(CustomScanState *node, const Bitmapset *columns)
 RowBatch *
 col_scan_next_batch(CustomScanState *node)
 {
-	Instrumentation *instr = node->ss.ps.instrument;
-	RowBatch   *b;
-
-	if (instr != NULL)
-		InstrStartNode(instr);
-	b = next_filtered_batch((ColScanState *) node);
-	if (instr != NULL)
-		InstrStopNode(instr, b != NULL ? (double) b->nsel : 0.0);
-	return b;
+	return filtered_batch_counted(&node->ss, filtered_batch);
 }
 
 /* Moves the reader's counters into the state and ends it. */
@@ -412,7 +370,7 @@ static void
 publish_counters(ColScanState *state)
 {
 	retire_reader(state);
-	state->batch = NULL;
+	state->filtered.batch = NULL;
 	pg_atomic_fetch_add_u64(&state->shared->stripes_read, state->stripes_read);
 	pg_atomic_fetch_add_u64(&state->shared->stripes_pruned, state->stripes_pruned);
 	pg_atomic_fetch_add_u64(&state->shared->groups_read, state->groups_read);
@@ -430,7 +388,7 @@ end_col_scan(CustomScanState *node)
 	if (state->shared != NULL && IsParallelWorker())
 		publish_counters(state);
 	retire_reader(state);
-	state->batch = NULL;
+	state->filtered.batch = NULL;
 }
 
 static void
@@ -440,7 +398,7 @@ rescan_col_scan(CustomScanState *node)
 
 	/* parameters may have new values: the pruning is rebuilt with the reader */
 	retire_reader(state);
-	state->batch = NULL;
+	state->filtered.batch = NULL;
 }
 
 /*

@@ -38,12 +38,15 @@
 #include "executor/executor.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/pathnodes.h"
+#include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
 #include "utils/array.h"
 #include "utils/lsyscache.h"
+#include "utils/rel.h"
 
 #include "scan/prune.h"
 #include "vector/filter.h"
+#include "guc.h"
 
 typedef enum FilterKind
 {
@@ -520,6 +523,25 @@ vec_filter_apply(VecFilter *f, RowBatch *b, uint32 *sel)
 		b->sel = sel;
 		b->nsel = n;
 	}
+}
+
+VecFilter *
+vec_filter_for_scan(ScanState *ss, List *quals, Index scanrelid,
+					ExprState **rest_qual)
+{
+	VecFilter  *f;
+	List	   *rest;
+
+	*rest_qual = NULL;
+	if (!storage_engine_enable_vectorized_filter || quals == NIL ||
+		contain_subplans((Node *) quals))
+		return NULL;
+	f = vec_filter_build(quals, scanrelid,
+						 RelationGetDescr(ss->ss_currentRelation), &ss->ps,
+						 &rest);
+	if (f != NULL)
+		*rest_qual = ExecInitQual(rest, &ss->ps);
+	return f;
 }
 
 List *
