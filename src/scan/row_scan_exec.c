@@ -254,9 +254,7 @@ build_vector_filter(RowScanState *state)
 	MemoryContextReset(state->filter_cxt);
 	state->vfilter_columns = NULL;
 	old = MemoryContextSwitchTo(state->filter_cxt);
-	state->vfilter = vec_filter_for_scan(&state->css.ss, cscan->scan.plan.qual,
-										 cscan->scan.scanrelid,
-										 &state->rest_qual);
+	state->vfilter = vec_filter_for_scan(&state->css.ss, &state->rest_qual);
 	if (state->vfilter != NULL)
 		pull_varattnos((Node *) vec_filter_clauses(state->vfilter),
 					   cscan->scan.scanrelid, &state->vfilter_columns);
@@ -529,6 +527,17 @@ recheck_row(ScanState *ss, TupleTableSlot *slot)
 	return true;
 }
 
+/*
+ * Whether the filter has kernels: built with the reader's batch arrays,
+ * never for a scan that reads no column.
+ */
+static bool
+filter_has_kernels(RowScanState *state)
+{
+	batch_reader_of(state);
+	return state->vfilter != NULL;
+}
+
 static TupleTableSlot *
 exec_row_scan(CustomScanState *node)
 {
@@ -541,8 +550,7 @@ exec_row_scan(CustomScanState *node)
 	 * scans that may go backward (scrollable cursors).
 	 */
 	if (node->ss.ps.qual != NULL && !state->may_go_backward &&
-		node->ss.ps.state->es_epq_active == NULL &&
-		!batch_reader_of(state)->no_columns && state->vfilter != NULL)
+		node->ss.ps.state->es_epq_active == NULL && filter_has_kernels(state))
 		return filtered_rows_next(&node->ss, &state->filtered, filtered_batch,
 								  store_batch_row);
 	return ExecScan(&node->ss, next_row, recheck_row);

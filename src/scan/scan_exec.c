@@ -158,14 +158,11 @@ begin_col_scan(CustomScanState *node, EState *estate, int eflags)
 static void
 build_vector_filter(ColScanState *state)
 {
-	CustomScan *cscan = (CustomScan *) state->css.ss.ps.plan;
 	MemoryContext old;
 
 	MemoryContextReset(state->filter_cxt);
 	old = MemoryContextSwitchTo(state->filter_cxt);
-	state->vfilter = vec_filter_for_scan(&state->css.ss, cscan->scan.plan.qual,
-										 cscan->scan.scanrelid,
-										 &state->rest_qual);
+	state->vfilter = vec_filter_for_scan(&state->css.ss, &state->rest_qual);
 	MemoryContextSwitchTo(old);
 }
 

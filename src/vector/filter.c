@@ -526,9 +526,10 @@ vec_filter_apply(VecFilter *f, RowBatch *b, uint32 *sel)
 }
 
 VecFilter *
-vec_filter_for_scan(ScanState *ss, List *quals, Index scanrelid,
-					ExprState **rest_qual)
+vec_filter_for_scan(ScanState *ss, ExprState **rest_qual)
 {
+	Scan	   *scan = (Scan *) ss->ps.plan;
+	List	   *quals = scan->plan.qual;
 	VecFilter  *f;
 	List	   *rest;
 
@@ -536,7 +537,7 @@ vec_filter_for_scan(ScanState *ss, List *quals, Index scanrelid,
 	if (!storage_engine_enable_vectorized_filter || quals == NIL ||
 		contain_subplans((Node *) quals))
 		return NULL;
-	f = vec_filter_build(quals, scanrelid,
+	f = vec_filter_build(quals, scan->scanrelid,
 						 RelationGetDescr(ss->ss_currentRelation), &ss->ps,
 						 &rest);
 	if (f != NULL)

@@ -28,7 +28,8 @@ extern VecFilter *vec_filter_build(List *quals, Index scanrelid,
 								   List **rest);
 
 /*
- * A scan node's vectorized filter over its quals, in CurrentMemoryContext,
+ * A scan node's vectorized filter over its plan's quals, in
+ * CurrentMemoryContext,
  * with *rest_qual the ExprState of the clauses left for row-by-row
  * evaluation; NULL (and *rest_qual NULL) when
  * storage_engine.enable_vectorized_filter is off, the scan has no filter,
@@ -37,8 +38,7 @@ extern VecFilter *vec_filter_build(List *quals, Index scanrelid,
  * repeat).  Both scans build theirs with each reader: scan start and
  * rescan.
  */
-extern VecFilter *vec_filter_for_scan(ScanState *ss, List *quals,
-									  Index scanrelid, ExprState **rest_qual);
+extern VecFilter *vec_filter_for_scan(ScanState *ss, ExprState **rest_qual);
 
 /*
  * Narrows the batch's selection to the rows passing every compiled
