@@ -26,6 +26,7 @@ bool		storage_engine_enable_vectorized_filter = true;
 bool		storage_engine_enable_dictionary_encoding = true;
 bool		storage_engine_enable_packed_encoding = true;
 bool		storage_engine_enable_parallel_encoding = true;
+bool		storage_engine_enable_background_encoding = true;
 double		storage_engine_vacuum_rewrite_threshold = 0.1;
 int			storage_engine_max_parallel_participants = 0;
 int			storage_engine_dictionary_cache_size = 16384;
@@ -90,6 +91,11 @@ guc_define(void)
 							 "Encode the columns of a colcompress stripe in parallel workers.",
 							 "A stripe of storage_engine.min_parallel_encoding_size or more has its columns encoded and compressed by the writing backend and up to max_parallel_maintenance_workers parallel workers side by side; the stripe is the same either way.",
 							 &storage_engine_enable_parallel_encoding, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("storage_engine.enable_background_encoding",
+							 "Encode a bulk load's colcompress stripes in a background worker while the backend goes on.",
+							 "With storage_engine.enable_parallel_encoding and max_parallel_maintenance_workers above 0, a transaction whose stripes reach storage_engine.min_parallel_encoding_size starts one background worker that encodes each full stripe, or part of it, while the backend buffers the next stripe's rows, and takes part in encoding its last one; the worker ends with the transaction.  Off, every stripe is encoded while the backend waits, with parallel workers.  The stripes are the same either way.",
+							 &storage_engine_enable_background_encoding, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("storage_engine.min_parallel_encoding_size",
 							"Smallest colcompress stripe, in bytes of values, whose columns are encoded in parallel workers.",

@@ -19,6 +19,7 @@ extern bool storage_engine_enable_vectorized_filter;
 extern bool storage_engine_enable_dictionary_encoding;
 extern bool storage_engine_enable_packed_encoding;
 extern bool storage_engine_enable_parallel_encoding;
+extern bool storage_engine_enable_background_encoding;
 extern double storage_engine_vacuum_rewrite_threshold;
 extern int	storage_engine_max_parallel_participants;
 extern int	storage_engine_dictionary_cache_size;

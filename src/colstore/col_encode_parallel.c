@@ -24,10 +24,13 @@
  */
 #include "compat/compat.h"
 
+#include <float.h>
+
 #include "access/parallel.h"
 #include "access/xact.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
+#include "portability/instr_time.h"
 #include "storage/condition_variable.h"
 #include "storage/dsm.h"
 #include "storage/shm_toc.h"
@@ -38,6 +41,8 @@
 #include "utils/snapmgr.h"
 
 #include "colstore/col_encode_parallel.h"
+#include "colstore/col_encode_transfer.h"
+#include "colstore/col_encoder.h"
 #include "guc.h"
 
 #define ENCODE_KEY_STRIPE	UINT64CONST(0xC01E0C0DE0000001)
@@ -58,25 +63,11 @@ static Size values_seg_size = 0;
 /* PGDLLEXPORT: a parallel worker finds it by name */
 PGDLLEXPORT void col_encode_worker(dsm_segment *seg, shm_toc *toc);
 
-/* A span of the backend's values (ColumnSource.spans), copied whole. */
-typedef struct SharedSpan
-{
-	uintptr_t	start;			/* where it was in the backend */
-	Size		length;
-	Size		at;				/* where it is in the values chunk */
-} SharedSpan;
-
 typedef struct SharedColumn
 {
-	FormData_pg_attribute attr;
+	ColumnLayout layout;		/* in the values chunk */
 	int			worker;			/* ParallelWorkerNumber encoding it, or -1:
 								 * the backend */
-	/* the rest in the values chunk */
-	Size		isnull_at;
-	Size		values_at;		/* Datums by value, the backend's pointers
-								 * into spans, or offsets of values */
-	Size		spans_at;
-	int			nspans;			/* -1: values copied one by one */
 	dsa_pointer encoded;		/* what the worker encoded */
 } SharedColumn;
 
@@ -94,17 +85,6 @@ typedef struct SharedStripe
 	SharedColumn cols[FLEXIBLE_ARRAY_MEMBER];
 } SharedStripe;
 
-/*
- * The bytes one non-NULL by-reference value of attr takes, and whether it
- * is aligned (all but 1-byte-header varlenas, as in the write buffer).
- */
-static Size
-value_size(Form_pg_attribute attr, Datum v, bool *aligned)
-{
-	*aligned = attr->attlen != -1 || !VARATT_IS_SHORT(DatumGetPointer(v));
-	return datumGetSize(v, false, attr->attlen);
-}
-
 /* Bytes of the column's values, estimated from a sample of its rows. */
 static double
 column_bytes(const ColumnSource *src)
@@ -117,7 +97,7 @@ column_bytes(const ColumnSource *src)
 		return (double) src->nrows * sizeof(Datum);
 	for (r = 0; r < src->nrows; r += SIZE_SAMPLE_STRIDE)
 		if (!src->isnull[r])
-			bytes += value_size(src->attr, src->values[r], &aligned);
+			bytes += transfer_value_size(src->attr, src->values[r], &aligned);
 	return bytes * SIZE_SAMPLE_STRIDE;
 }
 
@@ -161,11 +141,12 @@ copy_bytes(const ColumnSource *src, double bytes)
 
 /*
  * Shares the columns out among the backend (-1) and nworkers workers:
- * costliest first, each to the participant with the least to do so far.
+ * costliest first, each to the participant with the least to do so far,
+ * workers' columns within budget bytes copied.
  */
 static void
 share_out(const ColumnSource *src, const double *bytes, int ncols,
-		  int nworkers, int *worker)
+		  int nworkers, double budget, int *worker)
 {
 	double	   *load = palloc0(sizeof(double) * (nworkers + 1));
 	double	   *cost = palloc(sizeof(double) * ncols);
@@ -191,7 +172,7 @@ share_out(const ColumnSource *src, const double *bytes, int ncols,
 				least = p;
 		/* what workers are given stays within the segment's budget */
 		if (least > 0 && copied + copy_bytes(&src[largest], bytes[largest]) >
-			(double) PARALLEL_ENCODE_MAX_COPY)
+			budget)
 			least = 0;
 		if (least > 0)
 			copied += copy_bytes(&src[largest], bytes[largest]);
@@ -204,230 +185,10 @@ share_out(const ColumnSource *src, const double *bytes, int ncols,
 	pfree(done);
 }
 
-/*
- * Bytes the column takes in the values chunk from offset at: isnull, its
- * Datums, then its spans (their table, then each whole) or, without, each
- * by-reference value.  With dest, copies them there.
- */
-static Size
-place_column(const ColumnSource *src, SharedColumn *col, Size at, char *dest)
-{
-	Size		pos;
-	uint32		r;
-	int			i;
-
-	col->isnull_at = at;
-	col->values_at = MAXALIGN(at + src->nrows);
-	col->spans_at = 0;
-	col->nspans = -1;
-	pos = col->values_at + sizeof(Datum) * src->nrows;
-	if (dest != NULL)
-	{
-		memcpy(dest + col->isnull_at, src->isnull, src->nrows);
-		if (src->attr->attbyval || src->spans != NULL)
-			memcpy(dest + col->values_at, src->values,
-				   sizeof(Datum) * src->nrows);
-	}
-	if (src->attr->attbyval)
-		return MAXALIGN(pos);
-	if (src->spans != NULL)
-	{
-		SharedSpan *spans = NULL;
-
-		col->nspans = src->nspans;
-		col->spans_at = MAXALIGN(pos);
-		pos = col->spans_at + sizeof(SharedSpan) * src->nspans;
-		if (dest != NULL)
-			spans = (SharedSpan *) (dest + col->spans_at);
-		for (i = 0; i < src->nspans; i++)
-		{
-			pos = MAXALIGN(pos);
-			if (spans != NULL)
-			{
-				spans[i].start = (uintptr_t) src->spans[i].start;
-				spans[i].length = src->spans[i].length;
-				spans[i].at = pos;
-				memcpy(dest + pos, src->spans[i].start, src->spans[i].length);
-			}
-			pos += src->spans[i].length;
-		}
-		return MAXALIGN(pos);
-	}
-	for (r = 0; r < src->nrows; r++)
-	{
-		bool		aligned;
-		Size		len;
-
-		if (src->isnull[r])
-			continue;
-		len = value_size(src->attr, src->values[r], &aligned);
-		if (aligned)
-			pos = MAXALIGN(pos);
-		if (dest != NULL)
-		{
-			Datum		offset = (Datum) pos;
-
-			memcpy(dest + col->values_at + sizeof(Datum) * r, &offset,
-				   sizeof(Datum));
-			memcpy(dest + pos, DatumGetPointer(src->values[r]), len);
-		}
-		pos += len;
-	}
-	return MAXALIGN(pos);
-}
-
-/*
- * An encoded column, flattened: its dictionary, null count and bounds,
- * then each chunk's metadata, bounds and stored bytes.  put_* with a NULL
- * buffer only count.
- */
-static void
-put_bytes(char **p, Size *size, const void *bytes, Size len)
-{
-	if (*p != NULL)
-	{
-		memcpy(*p, bytes, len);
-		*p += len;
-	}
-	*size += len;
-}
-
-static void
-put_varlena(char **p, Size *size, const void *value, int32 len)
-{
-	put_bytes(p, size, &len, sizeof(len));
-	if (len > 0)
-		put_bytes(p, size, value, len);
-}
-
-static void
-put_bound(char **p, Size *size, const bytea *bound)
-{
-	if (bound == NULL)
-		put_varlena(p, size, NULL, -1);
-	else
-		put_varlena(p, size, bound, (int32) VARSIZE(bound));
-}
-
-static Size
-flatten(const EncodedColumn *e, uint32 ngroups, char *p)
-{
-	Size		size = 0;
-	uint32		g;
-
-	put_varlena(&p, &size, e->dict, e->dict != NULL ? e->dict_length : -1);
-	put_bytes(&p, &size, &e->null_count, sizeof(e->null_count));
-	put_bound(&p, &size, e->min);
-	put_bound(&p, &size, e->max);
-	for (g = 0; g < ngroups; g++)
-	{
-		ChunkMeta	meta = e->chunks[g];
-
-		meta.min_value = meta.max_value = NULL;
-		put_bytes(&p, &size, &meta, sizeof(meta));
-		put_bound(&p, &size, e->chunks[g].min_value);
-		put_bound(&p, &size, e->chunks[g].max_value);
-		put_bytes(&p, &size, e->stored[g], meta.stored_length);
-	}
-	return size;
-}
-
-static void
-get_bytes(const char **p, void *dest, Size len)
-{
-	memcpy(dest, *p, len);
-	*p += len;
-}
-
-/* A palloc'd copy of the next varlena (NULL when absent); *len its length */
-static char *
-get_varlena(const char **p, int32 *len)
-{
-	char	   *copy;
-
-	get_bytes(p, len, sizeof(*len));
-	if (*len < 0)
-		return NULL;
-	copy = palloc(Max(*len, 1));
-	get_bytes(p, copy, *len);
-	return copy;
-}
-
-static void
-unflatten(const char *p, uint32 ngroups, EncodedColumn *e)
-{
-	int32		len;
-	uint32		g;
-
-	memset(e, 0, sizeof(*e));
-	e->dict = get_varlena(&p, &e->dict_length);
-	if (e->dict == NULL)
-		e->dict_length = 0;
-	get_bytes(&p, &e->null_count, sizeof(e->null_count));
-	e->min = (bytea *) get_varlena(&p, &len);
-	e->max = (bytea *) get_varlena(&p, &len);
-	e->chunks = palloc(sizeof(ChunkMeta) * Max(ngroups, 1));
-	e->stored = palloc(sizeof(char *) * Max(ngroups, 1));
-	for (g = 0; g < ngroups; g++)
-	{
-		ChunkMeta  *c = &e->chunks[g];
-
-		get_bytes(&p, c, sizeof(*c));
-		c->min_value = (bytea *) get_varlena(&p, &len);
-		c->max_value = (bytea *) get_varlena(&p, &len);
-		e->stored[g] = palloc(Max(c->stored_length, 1));
-		get_bytes(&p, e->stored[g], c->stored_length);
-	}
-}
-
 static uint32
 stripe_groups(const SharedStripe *stripe)
 {
 	return (stripe->nrows + stripe->group_limit - 1) / stripe->group_limit;
-}
-
-/*
- * The column's by-reference values as pointers into the values chunk: from
- * the backend's pointers into its spans (consecutive values mostly in the
- * same span), or from their offsets.
- */
-static Datum *
-worker_pointers(const SharedColumn *col, char *values, uint32 nrows)
-{
-	const bool *isnull = (const bool *) (values + col->isnull_at);
-	const Datum *datums = (const Datum *) (values + col->values_at);
-	const SharedSpan *spans = (const SharedSpan *) (values + col->spans_at);
-	Datum	   *pointers = palloc(sizeof(Datum) * Max(nrows, 1));
-	int			last = 0;
-	uint32		r;
-
-	for (r = 0; r < nrows; r++)
-	{
-		uintptr_t	p = (uintptr_t) datums[r];
-
-		if (isnull[r])
-		{
-			pointers[r] = (Datum) 0;
-			continue;
-		}
-		if (col->nspans < 0)
-		{
-			pointers[r] = PointerGetDatum(values + p);
-			continue;
-		}
-		if (last >= col->nspans || p - spans[last].start >= spans[last].length)
-		{
-			for (last = 0; last < col->nspans; last++)
-				if (p - spans[last].start < spans[last].length)
-					break;
-			if (last == col->nspans)
-				elog(ERROR, "value of column \"%s\" outside its spans",
-					 NameStr(col->attr.attname));
-		}
-		pointers[r] = PointerGetDatum(values + spans[last].at +
-									  (p - spans[last].start));
-	}
-	return pointers;
 }
 
 static void
@@ -505,30 +266,20 @@ col_encode_worker(dsm_segment *seg, shm_toc *toc)
 		MemoryContext old;
 		ColumnSource src;
 		EncodedColumn encoded;
-		Datum	   *datums;
 		Size		size;
 
 		if (col->worker != ParallelWorkerNumber)
 			continue;
 		old = MemoryContextSwitchTo(cxt);
-		src.attr = &col->attr;
-		src.isnull = (bool *) (values + col->isnull_at);
-		datums = (Datum *) (values + col->values_at);
-		if (!col->attr.attbyval)
-			datums = worker_pointers(col, values, stripe->nrows);
-		src.values = datums;
-		src.nrows = stripe->nrows;
-		src.group_limit = stripe->group_limit;
-		src.codec = codec_by_id(stripe->codec);
-		src.level = stripe->level;
-		src.spans = NULL;
-		src.nspans = 0;
+		transfer_source(&col->layout, values, stripe->nrows,
+						stripe->group_limit, stripe->codec, stripe->level,
+						&src);
 		col_encode_column(&src, &encoded);
 
-		size = flatten(&encoded, stripe_groups(stripe), NULL);
+		size = transfer_flatten(&encoded, stripe_groups(stripe), NULL);
 		col->encoded = dsa_allocate_extended(area, size, DSA_ALLOC_HUGE);
-		flatten(&encoded, stripe_groups(stripe),
-				dsa_get_address(area, col->encoded));
+		transfer_flatten(&encoded, stripe_groups(stripe),
+						 dsa_get_address(area, col->encoded));
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(cxt);
 	}
@@ -569,10 +320,11 @@ encode_in_parallel(const ColumnSource *src, int ncols, const int *worker,
 								 nworkers);
 	for (a = 0; a < ncols; a++)
 	{
-		SharedColumn sizing;
+		ColumnLayout sizing;
 
 		if (worker[a] >= 0)
-			values_size = place_column(&src[a], &sizing, values_size, NULL);
+			values_size = transfer_place_column(&src[a], &sizing, values_size,
+												NULL);
 	}
 	values = values_segment(values_size);
 	shm_toc_estimate_chunk(&pcxt->estimator, stripe_size);
@@ -593,7 +345,7 @@ encode_in_parallel(const ColumnSource *src, int ncols, const int *worker,
 	{
 		SharedColumn *col = &stripe->cols[a];
 
-		memcpy(&col->attr, src[a].attr, sizeof(FormData_pg_attribute));
+		memcpy(&col->layout.attr, src[a].attr, sizeof(FormData_pg_attribute));
 		col->worker = worker[a];
 		col->encoded = InvalidDsaPointer;
 	}
@@ -610,8 +362,9 @@ encode_in_parallel(const ColumnSource *src, int ncols, const int *worker,
 	values_size = 0;
 	for (a = 0; a < ncols; a++)
 		if (worker[a] >= 0 && worker[a] < launched)
-			values_size = place_column(&src[a], &stripe->cols[a], values_size,
-									   values);
+			values_size = transfer_place_column(&src[a],
+												&stripe->cols[a].layout,
+												values_size, values);
 	pg_write_barrier();
 	pg_atomic_write_u32(&stripe->ready, 1);
 	ConditionVariableBroadcast(&stripe->ready_cv);
@@ -635,7 +388,7 @@ encode_in_parallel(const ColumnSource *src, int ncols, const int *worker,
 		if (!DsaPointerIsValid(col->encoded))
 			elog(ERROR, "parallel worker %d did not encode column %d",
 				 worker[a], a + 1);
-		unflatten(dsa_get_address(area, col->encoded), stripe_groups(stripe),
+		transfer_unflatten(dsa_get_address(area, col->encoded), stripe_groups(stripe),
 				  &out[a]);
 	}
 
@@ -646,11 +399,72 @@ encode_in_parallel(const ColumnSource *src, int ncols, const int *worker,
 		PopActiveSnapshot();
 }
 
+/*
+ * Bytes of each column (bytes[]) and of the stripe, when the stripe is
+ * large enough to be encoded with help; else -1.
+ */
+static double
+stripe_bytes(const ColumnSource *src, int ncols, double *bytes)
+{
+	double		total = 0;
+	int			a;
+
+	for (a = 0; a < ncols; a++)
+		total += bytes[a] = column_bytes(&src[a]);
+	return total < (double) storage_engine_min_parallel_encoding_size * 1024 ?
+		-1 : total;
+}
+
+/*
+ * The encoder's columns of the job into out[], or encoded here when it
+ * died.
+ */
+static void
+collect(uint32 job, const ColumnSource *src, int ncols, const bool *remote,
+		EncodedColumn *out)
+{
+	uint32		ngroups = (src[0].nrows + src[0].group_limit - 1) /
+		src[0].group_limit;
+	int			a;
+
+	if (!col_encoder_collect(job, ncols, remote, ngroups, out))
+		for (a = 0; a < ncols; a++)
+			if (remote[a])
+				col_encode_column(&src[a], &out[a]);
+}
+
+/*
+ * The stripe's columns by the backend and the transaction's encoder side
+ * by side, shared as among parallel workers; false when the encoder could
+ * not take its share (nothing encoded then).
+ */
+static bool
+encode_with_encoder(const ColumnSource *src, int ncols, const double *bytes,
+					EncodedColumn *out)
+{
+	int		   *worker = palloc(sizeof(int) * ncols);
+	bool	   *remote = palloc(sizeof(bool) * ncols);
+	bool		any = false;
+	uint32		job;
+	int			a;
+
+	share_out(src, bytes, ncols, 1, DBL_MAX, worker);
+	for (a = 0; a < ncols; a++)
+		any |= remote[a] = worker[a] == 0 && col_encoder_takes(&src[a]);
+	job = any ? col_encoder_submit(src, ncols, remote) : 0;
+	if (job == 0)
+		return false;
+	for (a = 0; a < ncols; a++)
+		if (!remote[a])
+			col_encode_column(&src[a], &out[a]);
+	collect(job, src, ncols, remote, out);
+	return true;
+}
+
 void
 col_encode_columns(const ColumnSource *src, int ncols, EncodedColumn *out)
 {
 	int			nworkers = encode_workers(ncols);
-	double		total = 0;
 	double	   *bytes;
 	int		   *worker;
 	int			a;
@@ -658,15 +472,18 @@ col_encode_columns(const ColumnSource *src, int ncols, EncodedColumn *out)
 	if (nworkers > 0)
 	{
 		bytes = palloc(sizeof(double) * ncols);
-		for (a = 0; a < ncols; a++)
-			total += bytes[a] = column_bytes(&src[a]);
-		if (total < (double) storage_engine_min_parallel_encoding_size * 1024)
+		if (stripe_bytes(src, ncols, bytes) < 0)
 			nworkers = 0;
+		else if (storage_engine_enable_background_encoding &&
+				 col_encoder_running() &&
+				 encode_with_encoder(src, ncols, bytes, out))
+			return;
 		else
 		{
 			/* workers that get columns: none when none fit the budget */
 			worker = palloc(sizeof(int) * ncols);
-			share_out(src, bytes, ncols, nworkers, worker);
+			share_out(src, bytes, ncols, nworkers,
+					  (double) PARALLEL_ENCODE_MAX_COPY, worker);
 			nworkers = 0;
 			for (a = 0; a < ncols; a++)
 				nworkers = Max(nworkers, worker[a] + 1);
@@ -679,4 +496,129 @@ col_encode_columns(const ColumnSource *src, int ncols, EncodedColumn *out)
 	if (nworkers == 0)
 		for (a = 0; a < ncols; a++)
 			col_encode_column(&src[a], &out[a]);
+}
+
+/*
+ * The part of a stripe's encoding, by cost, that the encoder is given
+ * while the backend goes on buffering rows.  Adjusted after each stripe:
+ * when the backend had to wait for the encoder, its share shrinks by half
+ * the wait's worth; when it did not, it grows back.
+ */
+static double encoder_share = 1.0;
+
+#define ENCODER_SHARE_MIN	0.2
+#define ENCODER_SHARE_STEP	0.05
+
+/*
+ * The columns the encoder is given: those it takes, costliest first, up
+ * to its share of the stripe's cost.
+ */
+static bool *
+remote_columns(const ColumnSource *src, int ncols, const double *bytes,
+			   bool *any)
+{
+	bool	   *remote = palloc0(sizeof(bool) * Max(ncols, 1));
+	double	   *cost = palloc(sizeof(double) * Max(ncols, 1));
+	double		total = 0;
+	double		given = 0;
+	int			n;
+	int			a;
+
+	for (a = 0; a < ncols; a++)
+		total += cost[a] = bytes[a] + (double) src[a].nrows * VALUE_COST_BYTES;
+	*any = false;
+	for (n = 0; n < ncols; n++)
+	{
+		int			largest = -1;
+
+		for (a = 0; a < ncols; a++)
+			if (cost[a] >= 0 &&
+				(largest < 0 || cost[a] > cost[largest]))
+				largest = a;
+		if (given + cost[largest] / 2 <= encoder_share * total &&
+			col_encoder_takes(&src[largest]))
+		{
+			remote[largest] = true;
+			given += cost[largest];
+			*any = true;
+		}
+		cost[largest] = -1;
+	}
+	pfree(cost);
+	return remote;
+}
+
+EncodeHandoff *
+col_encode_columns_begin(const ColumnSource *src, int ncols,
+						 EncodedColumn *out)
+{
+	double	   *bytes = palloc(sizeof(double) * Max(ncols, 1));
+	EncodeHandoff *handoff;
+	bool	   *remote;
+	bool		any;
+	uint32		job = 0;
+	int			a;
+
+	if (!storage_engine_enable_background_encoding ||
+		encode_workers(ncols) == 0 || stripe_bytes(src, ncols, bytes) < 0)
+	{
+		col_encode_columns(src, ncols, out);
+		return NULL;
+	}
+	remote = remote_columns(src, ncols, bytes, &any);
+	if (any)
+		job = col_encoder_submit(src, ncols, remote);
+	if (job == 0)
+	{
+		col_encode_columns(src, ncols, out);
+		return NULL;
+	}
+	for (a = 0; a < ncols; a++)
+		if (!remote[a])
+			col_encode_column(&src[a], &out[a]);
+	handoff = palloc(sizeof(EncodeHandoff));
+	handoff->job = job;
+	handoff->remote = remote;
+	INSTR_TIME_SET_CURRENT(handoff->handed);
+	return handoff;
+}
+
+void
+col_encode_columns_finish(EncodeHandoff *handoff, const ColumnSource *src,
+						  int ncols, EncodedColumn *out)
+{
+	instr_time	start;
+	instr_time	end;
+	double		between;
+	double		wait;
+
+	if (handoff == NULL || handoff->job == 0)
+		return;
+	INSTR_TIME_SET_CURRENT(start);
+	collect(handoff->job, src, ncols, handoff->remote, out);
+	handoff->job = 0;
+	INSTR_TIME_SET_CURRENT(end);
+	INSTR_TIME_SUBTRACT(end, start);
+	INSTR_TIME_SUBTRACT(start, handoff->handed);
+	between = INSTR_TIME_GET_MILLISEC(start);
+	wait = INSTR_TIME_GET_MILLISEC(end);
+
+	/*
+	 * The encoder took between + wait; had the backend taken half the wait
+	 * off it, both would have been done at between + wait / 2.
+	 */
+	if (wait > 5.0)
+		encoder_share *= (between + wait / 2) / (between + wait);
+	else
+		encoder_share += ENCODER_SHARE_STEP;
+	encoder_share = Max(ENCODER_SHARE_MIN, Min(encoder_share, 1.0));
+}
+
+void
+col_encode_prepare(int ncols, double bytes)
+{
+	if (storage_engine_enable_background_encoding &&
+		encode_workers(ncols) > 0 &&
+		bytes >= (double) storage_engine_min_parallel_encoding_size * 1024)
+		col_encoder_prepare((Size) bytes);
 }

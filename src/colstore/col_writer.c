@@ -45,6 +45,7 @@
 #include "codec/codec.h"
 #include "codec/frames.h"
 #include "colstore/col_encode_parallel.h"
+#include "colstore/col_encoder.h"
 #include "colstore/col_writer.h"
 #include "format/pending_writes.h"
 #include "format/row_number.h"
@@ -83,20 +84,49 @@ typedef struct ValueArena
 	uint32		outside;		/* values of the stripe outside the blocks */
 } ValueArena;
 
-struct ColWriter
+/* Buffered rows: their values, column by column. */
+typedef struct ColBuffer
 {
 	MemoryContext cxt;			/* values alone, row runs; reset after each flush */
 	MemoryContext keep_cxt;		/* arrays and value blocks, kept for the next
 								 * stripe up to WRITER_KEEP_BYTES */
-	TupleDesc	tupdesc;		/* as of the writer's creation */
-	ColcompressOptions opts;
 	uint32		nrows;
 	uint32		capacity;		/* allocated entries per column */
 	Datum	  **values;			/* [natts][capacity] */
 	bool	  **isnull;
 	Size		bytes;
 	ValueArena *arenas;			/* [natts], in keep_cxt */
-	RowRunBuilder rows;			/* row numbers and command ids, in cxt */
+} ColBuffer;
+
+/*
+ * A full stripe handed to the transaction's encoder (col_encoder.c): its
+ * rows stay buffered, and count as such, until it is written.
+ */
+typedef struct SealedStripe
+{
+	ColBuffer	buf;
+	RowRun	   *runs;			/* in buf.cxt */
+	int			nruns;
+	CidRun	   *cids;
+	int			ncids;
+	const char *sorted_by;
+	MemoryContext encode_cxt;	/* srcs and cols */
+	ColumnSource *srcs;
+	EncodedColumn *cols;		/* complete once handoff is collected */
+	EncodeHandoff *handoff;
+} SealedStripe;
+
+struct ColWriter
+{
+	MemoryContext parent;
+	TupleDesc	tupdesc;		/* as of the writer's creation */
+	ColcompressOptions opts;
+	ColBuffer	buf;			/* the rows being buffered */
+	RowRunBuilder rows;			/* their row numbers and command ids, in
+								 * buf.cxt */
+	SealedStripe *sealed;		/* the stripe before them, or NULL */
+	ColBuffer	spare;			/* a written sealed stripe's buffer, for the
+								 * next (cxt NULL: none) */
 };
 
 /*
@@ -153,13 +183,35 @@ ops_rows(void *writer)
 	return &((ColWriter *) writer)->rows;
 }
 
+static bool
+ops_holds_row(void *writer, uint64 rownum)
+{
+	ColWriter  *w = writer;
+	uint64		pos;
+
+	return row_runs_find(w->rows.runs, w->rows.nruns, rownum, &pos) ||
+		(w->sealed != NULL &&
+		 row_runs_find(w->sealed->runs, w->sealed->nruns, rownum, &pos));
+}
+
+static Size
+buffer_memory(const ColBuffer *b)
+{
+	return b->cxt == NULL ? 0 :
+		MemoryContextMemAllocated(b->cxt, true) +
+		MemoryContextMemAllocated(b->keep_cxt, true);
+}
+
 static Size
 ops_memory(const void *writer)
 {
 	const ColWriter *w = writer;
+	Size		memory = buffer_memory(&w->buf) + buffer_memory(&w->spare);
 
-	return MemoryContextMemAllocated(w->cxt, true) +
-		MemoryContextMemAllocated(w->keep_cxt, true);
+	if (w->sealed != NULL)
+		memory += buffer_memory(&w->sealed->buf) +
+			MemoryContextMemAllocated(w->sealed->encode_cxt, true);
+	return memory;
 }
 
 static void
@@ -176,6 +228,7 @@ const PendingWriterOps col_writer_ops = {
 	.pending_rows = ops_pending_rows,
 	.natts = ops_natts,
 	.rows = ops_rows,
+	.holds_row = ops_holds_row,
 	.memory = ops_memory,
 	.free = ops_free,
 };
@@ -186,20 +239,39 @@ col_writer_for(Relation rel)
 	return pending_writer(rel, &col_writer_ops);
 }
 
+static void
+buffer_init(ColBuffer *b, MemoryContext parent)
+{
+	memset(b, 0, sizeof(*b));
+	b->cxt = AllocSetContextCreate(parent, "colcompress write buffer",
+								   ALLOCSET_DEFAULT_SIZES);
+	b->keep_cxt = AllocSetContextCreate(parent, "colcompress write arrays",
+										ALLOCSET_DEFAULT_SIZES);
+}
+
+static void
+buffer_free(ColBuffer *b)
+{
+	if (b->cxt == NULL)
+		return;
+	MemoryContextDelete(b->cxt);
+	MemoryContextDelete(b->keep_cxt);
+	b->cxt = b->keep_cxt = NULL;
+}
+
 ColWriter *
 col_writer_create(Relation rel, MemoryContext parent)
 {
 	ColWriter  *w = MemoryContextAllocZero(parent, sizeof(ColWriter));
 
-	w->cxt = AllocSetContextCreate(parent, "colcompress write buffer",
-								   ALLOCSET_DEFAULT_SIZES);
-	w->keep_cxt = AllocSetContextCreate(parent, "colcompress write arrays",
-										ALLOCSET_DEFAULT_SIZES);
+	w->parent = parent;
+	buffer_init(&w->buf, parent);
 	{
 		/*
-		 * outside w->cxt: these outlive every flush; in parent, not the
-		 * caller's context, which may be a statement's (a writer replaced
-		 * after ALTER TABLE ADD COLUMN is made in the inserting statement)
+		 * outside the buffers: these outlive every flush; in parent, not
+		 * the caller's context, which may be a statement's (a writer
+		 * replaced after ALTER TABLE ADD COLUMN is made in the inserting
+		 * statement)
 		 */
 		MemoryContext old = MemoryContextSwitchTo(parent);
 
@@ -207,7 +279,7 @@ col_writer_create(Relation rel, MemoryContext parent)
 		colcompress_options_get(RelationGetRelid(rel), &w->opts);
 		MemoryContextSwitchTo(old);
 	}
-	row_runs_init(&w->rows, w->cxt, (uint64) w->opts.stripe_row_limit);
+	row_runs_init(&w->rows, w->buf.cxt, (uint64) w->opts.stripe_row_limit);
 	w->rows.on_reserve = storage_rows_reserved;
 	return w;
 }
@@ -221,44 +293,70 @@ col_writer_natts(const ColWriter *w)
 uint64
 col_writer_pending_rows(const ColWriter *w)
 {
-	return w->nrows;
+	return w->buf.nrows + (w->sealed != NULL ? w->sealed->buf.nrows : 0);
+}
+
+static void
+reset_buffer(ColBuffer *b, int natts)
+{
+	MemoryContextReset(b->cxt);
+	if (MemoryContextMemAllocated(b->keep_cxt, false) > WRITER_KEEP_BYTES)
+	{
+		MemoryContextReset(b->keep_cxt);
+		b->capacity = 0;
+		b->values = NULL;
+		b->isnull = NULL;
+		b->arenas = NULL;
+	}
+	else if (b->arenas != NULL)
+	{
+		int			i;
+
+		/* the blocks are filled again from the first */
+		for (i = 0; i < natts; i++)
+		{
+			b->arenas[i].current = NULL;
+			b->arenas[i].next = NULL;
+			b->arenas[i].left = 0;
+			b->arenas[i].outside = 0;
+		}
+	}
+	b->nrows = 0;
+	b->bytes = 0;
+}
+
+/* Forgets the sealed stripe's rows, its buffer kept as the spare. */
+static void
+release_sealed(ColWriter *w)
+{
+	SealedStripe *sealed = w->sealed;
+
+	if (sealed == NULL)
+		return;
+	w->sealed = NULL;
+	if (sealed->handoff != NULL)
+		col_encoder_abandon(sealed->handoff->job);
+	MemoryContextDelete(sealed->encode_cxt);
+	buffer_free(&w->spare);
+	w->spare = sealed->buf;
+	reset_buffer(&w->spare, w->tupdesc->natts);
+	pfree(sealed);
 }
 
 void
 col_writer_free(ColWriter *w)
 {
-	MemoryContextDelete(w->cxt);
-	MemoryContextDelete(w->keep_cxt);
+	release_sealed(w);
+	buffer_free(&w->buf);
+	buffer_free(&w->spare);
 	pfree(w);
 }
 
+/* Forgets the rows being buffered, keeping their arrays. */
 static void
-reset_buffer(ColWriter *w)
+reset_current(ColWriter *w)
 {
-	MemoryContextReset(w->cxt);
-	if (MemoryContextMemAllocated(w->keep_cxt, false) > WRITER_KEEP_BYTES)
-	{
-		MemoryContextReset(w->keep_cxt);
-		w->capacity = 0;
-		w->values = NULL;
-		w->isnull = NULL;
-		w->arenas = NULL;
-	}
-	else if (w->arenas != NULL)
-	{
-		int			i;
-
-		/* the blocks are filled again from the first */
-		for (i = 0; i < w->tupdesc->natts; i++)
-		{
-			w->arenas[i].current = NULL;
-			w->arenas[i].next = NULL;
-			w->arenas[i].left = 0;
-			w->arenas[i].outside = 0;
-		}
-	}
-	w->nrows = 0;
-	w->bytes = 0;
+	reset_buffer(&w->buf, w->tupdesc->natts);
 	row_runs_reset(&w->rows);
 }
 
@@ -267,7 +365,7 @@ reset_buffer(ColWriter *w)
  * current block if it is large enough, else a new one put there.
  */
 static void
-arena_next_block(ColWriter *w, ValueArena *arena, Size len)
+arena_next_block(ColBuffer *buf, ValueArena *arena, Size len)
 {
 	ArenaBlock *after = arena->current != NULL ? arena->current->next :
 		arena->blocks;
@@ -278,7 +376,7 @@ arena_next_block(ColWriter *w, ValueArena *arena, Size len)
 		arena->block = arena->block == 0 ? ARENA_FIRST_BLOCK :
 			Min(2 * arena->block, ARENA_LAST_BLOCK);
 		arena->block = Max(arena->block, len);
-		b = MemoryContextAlloc(w->keep_cxt,
+		b = MemoryContextAlloc(buf->keep_cxt,
 							   MAXALIGN(sizeof(ArenaBlock)) + arena->block);
 		b->size = arena->block;
 		b->next = after;
@@ -293,14 +391,14 @@ arena_next_block(ColWriter *w, ValueArena *arena, Size len)
 }
 
 /*
- * Room for len bytes of a value in the writer's context.  Values with a
- * 4-byte header (and fixed-length ones) stay MAXALIGNed, as palloc would
- * give them; 1-byte-header varlenas need no alignment, as in a heap tuple.
+ * Room for len bytes of a value in the buffer.  Values with a 4-byte
+ * header (and fixed-length ones) stay MAXALIGNed, as palloc would give
+ * them; 1-byte-header varlenas need no alignment, as in a heap tuple.
  */
 static char *
-arena_alloc(ColWriter *w, int attno, Size len, bool aligned)
+arena_alloc(ColBuffer *buf, int attno, Size len, bool aligned)
 {
-	ValueArena *arena = &w->arenas[attno];
+	ValueArena *arena = &buf->arenas[attno];
 	char	   *p;
 
 	if (aligned)
@@ -321,9 +419,9 @@ arena_alloc(ColWriter *w, int attno, Size len, bool aligned)
 		if (len > ARENA_LAST_BLOCK / 4)
 		{
 			arena->outside++;
-			return MemoryContextAlloc(w->cxt, len);
+			return MemoryContextAlloc(buf->cxt, len);
 		}
-		arena_next_block(w, arena, len);
+		arena_next_block(buf, arena, len);
 	}
 	p = arena->next;
 	arena->next += len;
@@ -334,64 +432,77 @@ arena_alloc(ColWriter *w, int attno, Size len, bool aligned)
 static void
 grow_columns(ColWriter *w)
 {
+	ColBuffer  *b = &w->buf;
 	int			natts = w->tupdesc->natts;
-	uint32		newcap = w->capacity == 0 ? 64 :
-		Min(w->capacity * 2, (uint32) w->opts.stripe_row_limit);
+	uint32		newcap = b->capacity == 0 ? 64 :
+		Min(b->capacity * 2, (uint32) w->opts.stripe_row_limit);
 	int			i;
 
-	if (w->values == NULL)
+	if (b->values == NULL)
 	{
-		w->arenas = MemoryContextAllocZero(w->keep_cxt, sizeof(ValueArena) * Max(natts, 1));
-		w->values = MemoryContextAllocZero(w->keep_cxt, sizeof(Datum *) * Max(natts, 1));
-		w->isnull = MemoryContextAllocZero(w->keep_cxt, sizeof(bool *) * Max(natts, 1));
+		b->arenas = MemoryContextAllocZero(b->keep_cxt, sizeof(ValueArena) * Max(natts, 1));
+		b->values = MemoryContextAllocZero(b->keep_cxt, sizeof(Datum *) * Max(natts, 1));
+		b->isnull = MemoryContextAllocZero(b->keep_cxt, sizeof(bool *) * Max(natts, 1));
 		for (i = 0; i < natts; i++)
 		{
-			w->values[i] = MemoryContextAlloc(w->keep_cxt, sizeof(Datum) * newcap);
-			w->isnull[i] = MemoryContextAlloc(w->keep_cxt, sizeof(bool) * newcap);
+			b->values[i] = MemoryContextAlloc(b->keep_cxt, sizeof(Datum) * newcap);
+			b->isnull[i] = MemoryContextAlloc(b->keep_cxt, sizeof(bool) * newcap);
 		}
 	}
 	else
 	{
 		for (i = 0; i < natts; i++)
 		{
-			w->values[i] = repalloc(w->values[i], sizeof(Datum) * newcap);
-			w->isnull[i] = repalloc(w->isnull[i], sizeof(bool) * newcap);
+			b->values[i] = repalloc(b->values[i], sizeof(Datum) * newcap);
+			b->isnull[i] = repalloc(b->isnull[i], sizeof(bool) * newcap);
 		}
 	}
-	w->capacity = newcap;
+	b->capacity = newcap;
 }
+
+static void stripe_full(ColWriter *w, Relation rel);
 
 void
 col_writer_insert(ColWriter *w, Relation rel, TupleTableSlot *slot,
 				  CommandId cid)
 {
+	ColBuffer  *b = &w->buf;
 	int			natts = w->tupdesc->natts;
 	MemoryContext old;
 	uint64		rownum;
 	int			i;
 
-	if (w->nrows >= (uint32) w->opts.stripe_row_limit ||
-		w->bytes >= WRITER_BYTE_LIMIT)
-		col_writer_flush(w, rel);
-	if (w->nrows == w->capacity)
+	if (b->nrows >= (uint32) w->opts.stripe_row_limit ||
+		b->bytes >= WRITER_BYTE_LIMIT)
+		stripe_full(w, rel);
+	if (b->nrows == b->capacity)
 		grow_columns(w);
 
+	/*
+	 * Half a stripe in: the encoder's start (some milliseconds) overlaps
+	 * the second half's rows.  By then the by-reference values give the
+	 * stripe's size; by-value ones count a Datum each.
+	 */
+	if (b->nrows == (uint32) w->opts.stripe_row_limit / 2 && b->nrows > 0)
+		col_encode_prepare(natts, 2.0 * ((double) b->bytes +
+										 (double) b->nrows * sizeof(Datum) * natts));
+
 	slot_getallattrs(slot);
-	old = MemoryContextSwitchTo(w->cxt);	/* detoasted copies */
+	old = MemoryContextSwitchTo(b->cxt);	/* detoasted copies */
 	for (i = 0; i < natts; i++)
 	{
 		Form_pg_attribute attr = TupleDescAttr(w->tupdesc, i);
 		Datum		value = slot->tts_values[i];
 		bool		null = slot->tts_isnull[i] || attr->attisdropped;
 
-		w->isnull[i][w->nrows] = null;
+		b->isnull[i][b->nrows] = null;
 		if (null)
 		{
-			w->values[i][w->nrows] = (Datum) 0;
+			b->values[i][b->nrows] = (Datum) 0;
 			continue;
 		}
 		if (attr->attbyval)
-			w->values[i][w->nrows] = value;
+			b->values[i][b->nrows] = value;
 		else if (attr->attlen == -1)
 		{
 			struct varlena *v = (struct varlena *) DatumGetPointer(value);
@@ -400,34 +511,34 @@ col_writer_insert(ColWriter *w, Relation rel, TupleTableSlot *slot,
 			if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
 			{
 				v = detoast_attr(v);
-				w->arenas[i].outside++;
-				w->values[i][w->nrows] = PointerGetDatum(v);
+				b->arenas[i].outside++;
+				b->values[i][b->nrows] = PointerGetDatum(v);
 			}
 			else
 			{
 				/* short headers stay short */
 				Size		len = VARSIZE_ANY(v);
-				char	   *copy = arena_alloc(w, i, len, !VARATT_IS_SHORT(v));
+				char	   *copy = arena_alloc(b, i, len, !VARATT_IS_SHORT(v));
 
 				memcpy(copy, v, len);
-				w->values[i][w->nrows] = PointerGetDatum(copy);
+				b->values[i][b->nrows] = PointerGetDatum(copy);
 			}
-			w->bytes += VARSIZE_ANY(v);
+			b->bytes += VARSIZE_ANY(v);
 		}
 		else
 		{
 			Size		len = datumGetSize(value, false, attr->attlen);
-			char	   *copy = arena_alloc(w, i, len, true);
+			char	   *copy = arena_alloc(b, i, len, true);
 
 			memcpy(copy, DatumGetPointer(value), len);
-			w->values[i][w->nrows] = PointerGetDatum(copy);
-			w->bytes += len;
+			b->values[i][b->nrows] = PointerGetDatum(copy);
+			b->bytes += len;
 		}
 	}
 	MemoryContextSwitchTo(old);
 
 	rownum = row_runs_add(&w->rows, rel, cid);
-	w->nrows++;
+	b->nrows++;
 	row_number_to_tid(rownum, &slot->tts_tid);
 	slot->tts_tableOid = RelationGetRelid(rel);
 }
@@ -435,7 +546,7 @@ col_writer_insert(ColWriter *w, Relation rel, TupleTableSlot *slot,
 
 typedef struct StripeSortState
 {
-	ColWriter  *w;
+	ColBuffer  *b;
 	int			nkeys;
 	AttrNumber *attnos;
 	SortSupportData *ssup;
@@ -444,7 +555,7 @@ typedef struct StripeSortState
 static int
 compare_rows(const void *a, const void *b, void *arg)
 {
-	StripeSortState  *st = arg;
+	StripeSortState *st = arg;
 	uint32		ra = *(const uint32 *) a;
 	uint32		rb = *(const uint32 *) b;
 	int			k;
@@ -452,8 +563,8 @@ compare_rows(const void *a, const void *b, void *arg)
 	for (k = 0; k < st->nkeys; k++)
 	{
 		int			col = st->attnos[k] - 1;
-		int			c = ApplySortComparator(st->w->values[col][ra], st->w->isnull[col][ra],
-											st->w->values[col][rb], st->w->isnull[col][rb],
+		int			c = ApplySortComparator(st->b->values[col][ra], st->b->isnull[col][ra],
+											st->b->values[col][rb], st->b->isnull[col][rb],
 											&st->ssup[k]);
 
 		if (c != 0)
@@ -463,14 +574,15 @@ compare_rows(const void *a, const void *b, void *arg)
 }
 
 /*
- * Sorts the buffered rows by the orderby option, each command's rows
- * separately, permuting the column arrays in place.
+ * Sorts the buffered rows of b by the orderby option, each command's rows
+ * (cids) separately, permuting the column arrays in place.
  */
 static void
-sort_buffer(ColWriter *w, Relation rel)
+sort_buffer(ColWriter *w, Relation rel, ColBuffer *b, const CidRun *cids,
+			int ncids)
 {
 	ColcompressOrderbyKey *keys;
-	StripeSortState	st;
+	StripeSortState st;
 	uint32	   *order;
 	uint32		start = 0;
 	int			natts = w->tupdesc->natts;
@@ -480,7 +592,7 @@ sort_buffer(ColWriter *w, Relation rel)
 	int			a;
 
 	keys = colcompress_orderby_resolve(rel, w->opts.orderby, &st.nkeys);
-	st.w = w;
+	st.b = b;
 	st.attnos = palloc(sizeof(AttrNumber) * st.nkeys);
 	st.ssup = palloc0(sizeof(SortSupportData) * st.nkeys);
 	for (i = 0; i < st.nkeys; i++)
@@ -492,12 +604,12 @@ sort_buffer(ColWriter *w, Relation rel)
 		PrepareSortSupportFromOrderingOp(keys[i].sortop, &st.ssup[i]);
 	}
 
-	order = palloc(sizeof(uint32) * w->nrows);
-	for (i = 0; i < (int) w->nrows; i++)
+	order = palloc(sizeof(uint32) * b->nrows);
+	for (i = 0; i < (int) b->nrows; i++)
 		order[i] = i;
-	for (i = 0; i < w->rows.ncids; i++)
+	for (i = 0; i < ncids; i++)
 	{
-		uint32		end = (uint32) w->rows.cids[i].rows_end;
+		uint32		end = (uint32) cids[i].rows_end;
 
 		qsort_arg(order + start, end - start, sizeof(uint32), compare_rows, &st);
 		start = end;
@@ -508,39 +620,54 @@ sort_buffer(ColWriter *w, Relation rel)
 	 * every column's arrays was 23 MB more at the flush's peak on the
 	 * events table (a stripe of 150,000 rows of 17 columns).
 	 */
-	values = palloc(sizeof(Datum) * Max(w->nrows, 1));
-	isnull = palloc(sizeof(bool) * Max(w->nrows, 1));
+	values = palloc(sizeof(Datum) * Max(b->nrows, 1));
+	isnull = palloc(sizeof(bool) * Max(b->nrows, 1));
 	for (a = 0; a < natts; a++)
 	{
 		uint32		r;
 
-		for (r = 0; r < w->nrows; r++)
+		for (r = 0; r < b->nrows; r++)
 		{
-			values[r] = w->values[a][order[r]];
-			isnull[r] = w->isnull[a][order[r]];
+			values[r] = b->values[a][order[r]];
+			isnull[r] = b->isnull[a][order[r]];
 		}
-		memcpy(w->values[a], values, sizeof(Datum) * w->nrows);
-		memcpy(w->isnull[a], isnull, sizeof(bool) * w->nrows);
+		memcpy(b->values[a], values, sizeof(Datum) * b->nrows);
+		memcpy(b->isnull[a], isnull, sizeof(bool) * b->nrows);
 	}
 	pfree(values);
 	pfree(isnull);
 }
 
 /*
- * Column a of the buffered rows, for col_encode_columns: with the spans of
- * its blocks when every by-reference value lies in them, which a parallel
- * worker is then given whole rather than value by value.
+ * Sorts b's rows when the orderby option asks and the table has no index;
+ * returns the order the stripe is then in (only one command's rows: the
+ * whole stripe), or NULL.
+ */
+static const char *
+sort_stripe(ColWriter *w, Relation rel, ColBuffer *b, const CidRun *cids,
+			int ncids)
+{
+	if (w->opts.orderby == NULL || RelationGetIndexList(rel) != NIL)
+		return NULL;
+	sort_buffer(w, rel, b, cids, ncids);
+	return ncids == 1 ? w->opts.orderby : NULL;
+}
+
+/*
+ * Column a of b's rows, for col_encode_columns: with the spans of its
+ * blocks when every by-reference value lies in them, which another
+ * process is then given whole rather than value by value.
  */
 static ColumnSource
-column_source(ColWriter *w, int a, const Codec *codec)
+column_source(ColWriter *w, ColBuffer *b, int a, const Codec *codec)
 {
 	ColumnSource src;
-	ValueArena *arena = &w->arenas[a];
+	ValueArena *arena = &b->arenas[a];
 
 	src.attr = TupleDescAttr(w->tupdesc, a);
-	src.values = w->values[a];
-	src.isnull = w->isnull[a];
-	src.nrows = w->nrows;
+	src.values = b->values[a];
+	src.isnull = b->isnull[a];
+	src.nrows = b->nrows;
 	src.group_limit = (uint32) w->opts.chunk_group_row_limit;
 	src.codec = codec;
 	src.level = w->opts.compression_level;
@@ -548,30 +675,52 @@ column_source(ColWriter *w, int a, const Codec *codec)
 	src.nspans = 0;
 	if (!src.attr->attbyval && arena->outside == 0)
 	{
-		ArenaBlock *b;
+		ArenaBlock *blk;
 		int			n = 0;
 		ValueSpan  *spans;
 
-		for (b = arena->blocks; arena->current != NULL; b = b->next)
+		for (blk = arena->blocks; arena->current != NULL; blk = blk->next)
 		{
 			n++;
-			if (b == arena->current)
+			if (blk == arena->current)
 				break;
 		}
 		spans = palloc(sizeof(ValueSpan) * Max(n, 1));
-		for (b = arena->blocks; src.nspans < n; b = b->next)
+		for (blk = arena->blocks; src.nspans < n; blk = blk->next)
 		{
-			spans[src.nspans].start = ARENA_DATA(b);
-			spans[src.nspans++].length = b == arena->current ?
-				(Size) (arena->next - ARENA_DATA(b)) : b->size;
+			spans[src.nspans].start = ARENA_DATA(blk);
+			spans[src.nspans++].length = blk == arena->current ?
+				(Size) (arena->next - ARENA_DATA(blk)) : blk->size;
 		}
 		src.spans = spans;
 	}
 	return src;
 }
 
-void
-col_writer_write(ColWriter *w, Relation rel)
+/* Every column of b's rows as sources, in the current memory context. */
+static ColumnSource *
+column_sources(ColWriter *w, ColBuffer *b)
+{
+	int			natts = w->tupdesc->natts;
+	const Codec *codec = codec_by_id(w->opts.codec);
+	ColumnSource *srcs = palloc(sizeof(ColumnSource) * Max(natts, 1));
+	int			a;
+
+	if (codec == NULL || !codec->available)
+		codec = codec_by_id(CODEC_NONE);
+	for (a = 0; a < natts; a++)
+		srcs[a] = column_source(w, b, a, codec);
+	return srcs;
+}
+
+/*
+ * Writes a stripe of nrows rows, encoded as cols: its data stream, then
+ * its metadata rows.
+ */
+static void
+write_stripe(ColWriter *w, Relation rel, uint32 nrows, EncodedColumn *cols,
+			 RowRun *runs, int nruns, CidRun *cids, int ncids,
+			 const char *sorted_by)
 {
 	int			natts = w->tupdesc->natts;
 	uint32		group_limit = (uint32) w->opts.chunk_group_row_limit;
@@ -580,39 +729,12 @@ col_writer_write(ColWriter *w, Relation rel)
 	ChunkMeta  *chunks;
 	uint32	   *group_rows;
 	StringInfoData stream;
-	const Codec *codec = codec_by_id(w->opts.codec);
-	MemoryContext flush_cxt;
-	MemoryContext old;
-	ColumnSource *srcs;
-	EncodedColumn *cols;
 	uint32		g;
 	int			a;
 
-	if (w->nrows == 0)
-		return;
-	if (codec == NULL || !codec->available)
-		codec = codec_by_id(CODEC_NONE);
-
-	flush_cxt = AllocSetContextCreate(CurrentMemoryContext,
-									  "colcompress stripe flush",
-									  ALLOCSET_DEFAULT_SIZES);
-	old = MemoryContextSwitchTo(flush_cxt);
-
 	memset(&stripe, 0, sizeof(stripe));
 	stripe.columns_loaded = true;	/* its arrays are filled in below */
-	if (w->opts.orderby != NULL && RelationGetIndexList(rel) == NIL)
-	{
-		sort_buffer(w, rel);
-		/* only one command's rows: the whole stripe is in order */
-		if (w->rows.ncids == 1)
-			stripe.sorted_by = w->opts.orderby;
-	}
-
-	srcs = palloc(sizeof(ColumnSource) * Max(natts, 1));
-	for (a = 0; a < natts; a++)
-		srcs[a] = column_source(w, a, codec);
-	cols = palloc0(sizeof(EncodedColumn) * Max(natts, 1));
-	col_encode_columns(srcs, natts, cols);
+	stripe.sorted_by = unconstify(char *, sorted_by);
 
 	/* dictionaries first, at the start of the stripe's data */
 	initStringInfo(&stream);
@@ -626,12 +748,12 @@ col_writer_write(ColWriter *w, Relation rel)
 		frames_dict_write(&stream, cols[a].dict, (uint32) cols[a].dict_length);
 	}
 
-	ngroups = (w->nrows + group_limit - 1) / group_limit;
+	ngroups = (nrows + group_limit - 1) / group_limit;
 	chunks = palloc(sizeof(ChunkMeta) * ngroups * Max(natts, 1));
 	group_rows = palloc(sizeof(uint32) * ngroups);
 	for (g = 0; g < ngroups; g++)
 	{
-		group_rows[g] = Min(group_limit, w->nrows - g * group_limit);
+		group_rows[g] = Min(group_limit, nrows - g * group_limit);
 		for (a = 0; a < natts; a++)
 		{
 			ChunkMeta  *c = &chunks[g * natts + a];
@@ -664,31 +786,160 @@ col_writer_write(ColWriter *w, Relation rel)
 												 stream.data, stream.len,
 												 &stripe.stripe_num);
 	stripe.data_length = stream.len;
-	stripe.row_count = w->nrows;
-	stripe.nruns = w->rows.nruns;
-	stripe.runs = w->rows.runs;
-	stripe.ncids = w->rows.ncids;
-	stripe.cids = w->rows.cids;
-	row_runs_bounds(w->rows.runs, w->rows.nruns, &stripe.first_row_number,
+	stripe.row_count = nrows;
+	stripe.nruns = nruns;
+	stripe.runs = runs;
+	stripe.ncids = ncids;
+	stripe.cids = cids;
+	row_runs_bounds(runs, nruns, &stripe.first_row_number,
 					&stripe.last_row_number);
 	stripe.chunk_group_count = ngroups;
 	stripe.chunk_group_row_limit = group_limit;
 	stripe.column_count = natts;
 	stripe_meta_insert(&stripe, group_rows, chunks);
+}
 
+/*
+ * Writes the sealed stripe, its encoding collected first, keeping its
+ * rows (a later write writes them again from the same encoding).
+ */
+static void
+write_sealed(ColWriter *w, Relation rel)
+{
+	SealedStripe *sealed = w->sealed;
+	MemoryContext old = MemoryContextSwitchTo(sealed->encode_cxt);
+
+	col_encode_columns_finish(sealed->handoff, sealed->srcs,
+							  w->tupdesc->natts, sealed->cols);
+	MemoryContextSwitchTo(old);
+	write_stripe(w, rel, sealed->buf.nrows, sealed->cols, sealed->runs,
+				 sealed->nruns, sealed->cids, sealed->ncids, sealed->sorted_by);
+}
+
+/*
+ * Hands the full stripe being buffered to the transaction's encoder and
+ * starts a new one, or writes it when the encoder cannot take it.
+ */
+static void
+seal_stripe(ColWriter *w, Relation rel)
+{
+	MemoryContext encode_cxt;
+	MemoryContext old;
+	SealedStripe *sealed;
+	const char *sorted_by;
+	ColumnSource *srcs;
+	EncodedColumn *cols;
+	EncodeHandoff *handoff;
+
+	Assert(w->sealed == NULL);
+	encode_cxt = AllocSetContextCreate(w->parent, "colcompress sealed stripe",
+									   ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(encode_cxt);
+	sorted_by = sort_stripe(w, rel, &w->buf, w->rows.cids, w->rows.ncids);
+	srcs = column_sources(w, &w->buf);
+	cols = palloc0(sizeof(EncodedColumn) * Max(w->tupdesc->natts, 1));
+	handoff = col_encode_columns_begin(srcs, w->tupdesc->natts, cols);
+	MemoryContextSwitchTo(old);
+	if (handoff == NULL)
+	{
+		/* encoded here already: written as it is */
+		write_stripe(w, rel, w->buf.nrows, cols, w->rows.runs, w->rows.nruns,
+					 w->rows.cids, w->rows.ncids, sorted_by);
+		MemoryContextDelete(encode_cxt);
+		reset_current(w);
+		return;
+	}
+
+	sealed = MemoryContextAllocZero(w->parent, sizeof(SealedStripe));
+	sealed->buf = w->buf;
+	sealed->runs = w->rows.runs;
+	sealed->nruns = w->rows.nruns;
+	sealed->cids = w->rows.cids;
+	sealed->ncids = w->rows.ncids;
+	sealed->sorted_by = sorted_by;
+	sealed->encode_cxt = encode_cxt;
+	sealed->srcs = srcs;
+	sealed->cols = cols;
+	sealed->handoff = handoff;
+	w->sealed = sealed;
+
+	/* the next rows go into the spare buffer, or a new one */
+	if (w->spare.cxt != NULL)
+	{
+		w->buf = w->spare;
+		w->spare.cxt = w->spare.keep_cxt = NULL;
+	}
+	else
+		buffer_init(&w->buf, w->parent);
+	row_runs_reset(&w->rows);
+	w->rows.cxt = w->buf.cxt;
+}
+
+/*
+ * The buffer is full: the stripe before it, if sealed, is written, and
+ * this one sealed, unless two stripes of its size would not fit in
+ * storage_engine.write_buffer_memory (values of a few hundred bytes and
+ * more fill a stripe by bytes): then it is written now.
+ */
+static void
+stripe_full(ColWriter *w, Relation rel)
+{
+	if (w->sealed != NULL)
+	{
+		write_sealed(w, rel);
+		release_sealed(w);
+	}
+	if (2 * buffer_memory(&w->buf) >
+		(Size) storage_engine_write_buffer_memory * 1024)
+		col_writer_flush(w, rel);
+	else
+		seal_stripe(w, rel);
+}
+
+/* Writes the rows being buffered as one stripe, encoded here. */
+static void
+write_current(ColWriter *w, Relation rel)
+{
+	MemoryContext flush_cxt;
+	MemoryContext old;
+	const char *sorted_by;
+	ColumnSource *srcs;
+	EncodedColumn *cols;
+
+	if (w->buf.nrows == 0)
+		return;
+	flush_cxt = AllocSetContextCreate(CurrentMemoryContext,
+									  "colcompress stripe flush",
+									  ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(flush_cxt);
+	sorted_by = sort_stripe(w, rel, &w->buf, w->rows.cids, w->rows.ncids);
+	srcs = column_sources(w, &w->buf);
+	cols = palloc0(sizeof(EncodedColumn) * Max(w->tupdesc->natts, 1));
+	col_encode_columns(srcs, w->tupdesc->natts, cols);
+	write_stripe(w, rel, w->buf.nrows, cols, w->rows.runs, w->rows.nruns,
+				 w->rows.cids, w->rows.ncids, sorted_by);
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(flush_cxt);
 }
 
 void
+col_writer_write(ColWriter *w, Relation rel)
+{
+	if (w->sealed != NULL)
+		write_sealed(w, rel);
+	write_current(w, rel);
+}
+
+void
 col_writer_clear(ColWriter *w)
 {
-	reset_buffer(w);
+	release_sealed(w);
+	reset_current(w);
 }
 
 void
 col_writer_flush(ColWriter *w, Relation rel)
 {
 	col_writer_write(w, rel);
-	reset_buffer(w);
+	col_writer_clear(w);
 }

@@ -387,13 +387,9 @@ pending_holds_row(Relation rel, uint64 rownum)
 	foreach(lc, pending)
 	{
 		PendingWrite *p = lfirst(lc);
-		RowRunBuilder *rows;
-		uint64		pos;
 
-		if (!entry_for(p, rel) || unwritten_rows(p) == 0)
-			continue;
-		rows = p->ops->rows(p->writer);
-		if (row_runs_find(rows->runs, rows->nruns, rownum, &pos))
+		if (entry_for(p, rel) && unwritten_rows(p) > 0 &&
+			p->ops->holds_row(p->writer, rownum))
 			return true;
 	}
 	return false;

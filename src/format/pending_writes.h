@@ -23,7 +23,8 @@ typedef struct PendingWriterOps
 	void		(*clear) (void *writer);	/* forgets them */
 	uint64		(*pending_rows) (const void *writer);
 	int			(*natts) (const void *writer);
-	RowRunBuilder *(*rows) (void *writer);	/* its rows' numbers */
+	RowRunBuilder *(*rows) (void *writer);	/* its next rows' numbers */
+	bool		(*holds_row) (void *writer, uint64 rownum);
 	Size		(*memory) (const void *writer); /* memory it holds */
 	void		(*free) (void *writer);
 } PendingWriterOps;

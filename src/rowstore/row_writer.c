@@ -98,6 +98,15 @@ ops_rows(void *writer)
 	return &((RowWriter *) writer)->rows;
 }
 
+static bool
+ops_holds_row(void *writer, uint64 rownum)
+{
+	RowWriter  *w = writer;
+	uint64		pos;
+
+	return row_runs_find(w->rows.runs, w->rows.nruns, rownum, &pos);
+}
+
 static Size
 ops_memory(const void *writer)
 {
@@ -118,6 +127,7 @@ const PendingWriterOps row_writer_ops = {
 	.pending_rows = ops_pending_rows,
 	.natts = ops_natts,
 	.rows = ops_rows,
+	.holds_row = ops_holds_row,
 	.memory = ops_memory,
 	.free = ops_free,
 };
