@@ -103,7 +103,7 @@ se_build() {
 # Settings under which the regression and isolation suites must give the
 # same results (plans may differ): the sweep tier of scripts/test.sh.
 # se_sweep_setting VERSION NAME prints NAME's settings (\n-separated).
-SE_SWEEP_ALL="index_paths jit no_custom_scan no_dictionary_cache no_frame_cache small_frame_cache no_pruning no_vector_agg parallel parallel_encoding parallel_single plain_encodings repeatable_read serializable small_shared_buffers small_write_buffers"
+SE_SWEEP_ALL="index_paths jit no_custom_scan no_dictionary_cache no_frame_cache small_frame_cache no_pruning no_vector_agg parallel parallel_encoding parallel_encoding_workers parallel_single plain_encodings repeatable_read serializable small_shared_buffers small_write_buffers"
 # CI runs those whose output is exactly "plans only" on both versions and
 # that reach the most code: workers executing every plan, tiny shared
 # buffers, the plain layouts, the plain table-AM scan, a frame cache that
@@ -122,6 +122,7 @@ se_sweep_setting() {
 		no_dictionary_cache) echo 'storage_engine.dictionary_cache_size = 0' ;;
 		no_frame_cache) echo 'storage_engine.frame_cache_size = 0' ;;
 		parallel_encoding) echo 'storage_engine.min_parallel_encoding_size = 0' ;;
+		parallel_encoding_workers) echo 'storage_engine.min_parallel_encoding_size = 0\nstorage_engine.enable_background_encoding = off' ;;
 		small_frame_cache) echo 'storage_engine.frame_cache_size = 256' ;;
 		no_custom_scan) echo 'storage_engine.enable_custom_scan = off' ;;
 		no_pruning) echo 'storage_engine.enable_pruning = off\nstorage_engine.enable_vectorized_filter = off' ;;
