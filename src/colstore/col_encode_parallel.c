@@ -20,6 +20,13 @@
  *	  INSERT, COPY, the commit of a transaction's last rows and the
  *	  rewrites (VACUUM, merge) alike.
  *
+ *	  When the transaction has a background encoder (col_encoder.c), it
+ *	  takes the workers' place: a full stripe the writer seals is given to
+ *	  it, but for the backend's share, and the backend goes on
+ *	  (col_encode_columns_begin, _finish); any other stripe is shared
+ *	  between the backend and it as among workers.  The encoder's share of
+ *	  a sealed stripe follows how long the backend last waited for it.
+ *
  *-------------------------------------------------------------------------
  */
 #include "compat/compat.h"

@@ -20,12 +20,17 @@
  *	  transaction are sorted separately, so each command still sees a
  *	  prefix of the stripe (see stripe_visible_rows).
  *
- *	  Memory: the writer's context holds at most one stripe of values; the
- *	  stripe is written when it reaches stripe_row_limit rows or the byte
- *	  budget, whichever comes first, so wide values cannot exhaust memory.
- *	  Each column is encoded on its own (col_encode.c), side by side in
- *	  parallel workers when the stripe is large (col_encode_parallel.c),
- *	  and the stripe's data assembled from them.
+ *	  Memory: a buffer holds at most one stripe of values; the stripe is
+ *	  written when it reaches stripe_row_limit rows or the byte budget,
+ *	  whichever comes first, so wide values cannot exhaust memory.  Each
+ *	  column is encoded on its own (col_encode.c), with help when the
+ *	  stripe is large (col_encode_parallel.c), and the stripe's data
+ *	  assembled from them.  A full stripe of a large load is sealed
+ *	  instead: handed to the transaction's background encoder
+ *	  (col_encoder.c) while a second buffer takes the next rows, and
+ *	  written at the next full buffer or any earlier write.  Until then its
+ *	  rows are buffered rows like the others (pending_rows, holds_row,
+ *	  write, clear), so nothing else needs to know.
  *
  *-------------------------------------------------------------------------
  */
