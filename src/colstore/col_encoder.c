@@ -110,6 +110,7 @@ typedef struct Encoder
 	shm_mq_handle *jobs;
 	shm_mq_handle *results;
 	uint32		open_job;		/* handed over, results not read; 0: none */
+	SubTransactionId open_subxid;	/* the subtransaction that handed it */
 	bool		in_transfer;	/* an error inside a queue operation leaves
 								 * the queue inside a message */
 } Encoder;
@@ -150,6 +151,21 @@ encoder_xact(XactEvent event, void *arg)
 	}
 }
 
+/*
+ * A subtransaction that aborts takes the writer of any job it handed over
+ * with it; when an error came between the handing over and the writer's
+ * taking note, nobody would ever read the job's results, and no other job
+ * could be handed over: the encoder goes (the next stripe starts another).
+ */
+static void
+encoder_subxact(SubXactEvent event, SubTransactionId mySubid,
+				SubTransactionId parentSubid, void *arg)
+{
+	if (event == SUBXACT_EVENT_ABORT_SUB && encoder != NULL &&
+		encoder->open_job != 0 && encoder->open_subxid == mySubid)
+		encoder_stop();
+}
+
 /* The encoder is gone, or unusable: its columns are the backend's. */
 static void
 encoder_lost(void)
@@ -178,6 +194,7 @@ encoder_start(void)
 	if (!registered)
 	{
 		RegisterXactCallback(encoder_xact, NULL);
+		RegisterSubXactCallback(encoder_subxact, NULL);
 		registered = true;
 	}
 
@@ -380,13 +397,8 @@ col_encoder_submit(const ColumnSource *src, int ncols, const bool *remote)
 	int			a;
 	bool		ok;
 
-	if (e != NULL && e->open_job != 0)
-	{
-		/* a job left by an error before its writer had it: start over */
-		encoder_stop();
-		e = encoder_get(true);
-	}
-	if (e == NULL)
+	/* one job at a time: another table's stripe is encoded by the backend */
+	if (e == NULL || e->open_job != 0)
 		return 0;
 	msg_size = sizeof(JobHeader) + sizeof(JobColumn) * ncols;
 	header = palloc0(msg_size);
@@ -423,6 +435,7 @@ col_encoder_submit(const ColumnSource *src, int ncols, const bool *remote)
 		return 0;
 	}
 	e->open_job = header->job;
+	e->open_subxid = GetCurrentSubTransactionId();
 	pfree(header);
 	elog(DEBUG1, "encoding a colcompress stripe of %u rows in the background",
 		 src[0].nrows);

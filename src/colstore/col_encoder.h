@@ -26,8 +26,8 @@ extern void col_encoder_prepare(Size bytes);
 
 /*
  * Hands the columns src[a] with remote[a] to the encoder, started if need
- * be.  Returns the job's id, or 0 when there is no encoder: the caller
- * encodes them.  src's values must stay in place until the job is
+ * be.  Returns the job's id, or 0 when there is no encoder or it has a job
+ * already (another table's stripe): the caller encodes them.  src's values must stay in place until the job is
  * collected or abandoned (the encoder has a copy once this returns, but
  * the backend needs them if it dies).
  */

@@ -157,6 +157,24 @@ RESET storage_engine.enable_background_encoding;
 SELECT count(*), count(DISTINCT id), sum(id) FROM pe_block;
 SELECT pe_differing('pe_block', 'pe_block_ref') AS block_differing;
 
+-- partitions filling their stripes in turn: the encoder takes one stripe
+-- at a time, and a partition whose stripe comes while it has one encodes
+-- its own
+CREATE TABLE pe_parts (k int, LIKE pe_heap) PARTITION BY LIST (k);
+CREATE TABLE pe_parts0 PARTITION OF pe_parts FOR VALUES IN (0) USING colcompress
+	WITH (stripe_row_limit = 6000, chunk_group_row_limit = 2000);
+CREATE TABLE pe_parts1 PARTITION OF pe_parts FOR VALUES IN (1) USING colcompress
+	WITH (stripe_row_limit = 6000, chunk_group_row_limit = 2000);
+SET client_min_messages = debug1;
+INSERT INTO pe_parts SELECT id % 2, * FROM pe_heap;
+RESET client_min_messages;
+SELECT tableoid::regclass, count(*), sum(id) FROM pe_parts GROUP BY 1 ORDER BY 1;
+SELECT count(*) AS differing_rows
+  FROM (SELECT id, ts, d, n, f, b, h, cat, js, tags, pad, maybe, big, u FROM pe_parts
+		EXCEPT ALL SELECT * FROM pe_heap) x;
+SELECT (SELECT count(*) FROM engine.colcompress_verify('pe_parts0')) +
+	   (SELECT count(*) FROM engine.colcompress_verify('pe_parts1')) AS problems;
+
 -- the encoder ends in the middle of a transaction: the backend encodes
 CREATE TABLE pe_kill (LIKE pe_heap) USING colcompress
 	WITH (stripe_row_limit = 12000, chunk_group_row_limit = 5000);
@@ -183,6 +201,6 @@ SELECT count(*) AS problems FROM engine.colcompress_verify('pe_kill');
 
 RESET storage_engine.min_parallel_encoding_size;
 DROP TABLE pe_heap, pe_par, pe_workers, pe_alone, pe_txn, pe_temp, pe_none,
-	pe_bg, pe_block, pe_block_ref, pe_kill;
+	pe_bg, pe_block, pe_block_ref, pe_kill, pe_parts;
 DROP FUNCTION pe_load(regclass, int, int);
 DROP FUNCTION pe_differing(regclass, regclass);
