@@ -588,7 +588,7 @@ column_encoding(const ColumnSource *src)
 void
 col_encode_column(const ColumnSource *src, EncodedColumn *out)
 {
-	uint32		ngroups = (src->nrows + src->group_limit - 1) / src->group_limit;
+	uint32		ngroups = col_chunk_groups(src->nrows, src->group_limit);
 	MemoryContext out_cxt = CurrentMemoryContext;
 	MemoryContext chunk_cxt;
 	SortSupportData cmp;

@@ -48,6 +48,13 @@ typedef struct EncodedColumn
 	bytea	   *max;
 } EncodedColumn;
 
+/* Chunk groups of a stripe of nrows rows, group_limit rows a group. */
+static inline uint32
+col_chunk_groups(uint32 nrows, uint32 group_limit)
+{
+	return (nrows + group_limit - 1) / group_limit;
+}
+
 /* Encodes src into *out, allocated in the current memory context. */
 extern void col_encode_column(const ColumnSource *src, EncodedColumn *out);
 

@@ -146,6 +146,12 @@ copy_bytes(const ColumnSource *src, double bytes)
  */
 #define VALUE_COST_BYTES	16
 
+static double
+column_cost(const ColumnSource *src, double bytes)
+{
+	return bytes + (double) src->nrows * VALUE_COST_BYTES;
+}
+
 /*
  * Shares the columns out among the backend (-1) and nworkers workers:
  * costliest first, each to the participant with the least to do so far,
@@ -162,7 +168,7 @@ share_out(const ColumnSource *src, const double *bytes, int ncols,
 	int			n;
 
 	for (n = 0; n < ncols; n++)
-		cost[n] = bytes[n] + (double) src[n].nrows * VALUE_COST_BYTES;
+		cost[n] = column_cost(&src[n], bytes[n]);
 
 	for (n = 0; n < ncols; n++)
 	{
@@ -195,7 +201,7 @@ share_out(const ColumnSource *src, const double *bytes, int ncols,
 static uint32
 stripe_groups(const SharedStripe *stripe)
 {
-	return (stripe->nrows + stripe->group_limit - 1) / stripe->group_limit;
+	return col_chunk_groups(stripe->nrows, stripe->group_limit);
 }
 
 static void
@@ -430,8 +436,7 @@ static void
 collect(uint32 job, const ColumnSource *src, int ncols, const bool *remote,
 		EncodedColumn *out)
 {
-	uint32		ngroups = (src[0].nrows + src[0].group_limit - 1) /
-		src[0].group_limit;
+	uint32		ngroups = col_chunk_groups(src[0].nrows, src[0].group_limit);
 	int			a;
 
 	if (!col_encoder_collect(job, ncols, remote, ngroups, out))
@@ -532,7 +537,7 @@ remote_columns(const ColumnSource *src, int ncols, const double *bytes,
 	int			a;
 
 	for (a = 0; a < ncols; a++)
-		total += cost[a] = bytes[a] + (double) src[a].nrows * VALUE_COST_BYTES;
+		total += cost[a] = column_cost(&src[a], bytes[a]);
 	*any = false;
 	for (n = 0; n < ncols; n++)
 	{

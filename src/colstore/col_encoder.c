@@ -608,7 +608,7 @@ encode_job(shm_mq_handle *jobs, shm_mq_handle *results, MemoryContext cxt)
 	MemoryContextSwitchTo(cxt);
 	storage_engine_enable_dictionary_encoding = header.dictionary_encoding;
 	storage_engine_enable_packed_encoding = header.packed_encoding;
-	ngroups = (header.nrows + header.group_limit - 1) / header.group_limit;
+	ngroups = col_chunk_groups(header.nrows, header.group_limit);
 	flats = palloc(sizeof(char *) * Max(header.ncols, 1));
 	sizes = palloc(sizeof(Size) * Max(header.ncols, 1));
 	for (a = 0; a < header.ncols; a++)

@@ -764,7 +764,7 @@ write_stripe(ColWriter *w, Relation rel, uint32 nrows, EncodedColumn *cols,
 		frames_dict_write(&stream, cols[a].dict, (uint32) cols[a].dict_length);
 	}
 
-	ngroups = (nrows + group_limit - 1) / group_limit;
+	ngroups = col_chunk_groups(nrows, group_limit);
 	chunks = palloc(sizeof(ChunkMeta) * ngroups * Max(natts, 1));
 	group_rows = palloc(sizeof(uint32) * ngroups);
 	for (g = 0; g < ngroups; g++)
