@@ -62,6 +62,9 @@ port = $port
 unix_socket_directories = '$sock'
 shared_preload_libraries = 'storage_engine'
 shared_buffers = 2GB
+# decompressed frames for index and bitmap scans, kept for every session
+# (README: storage_engine.shared_frame_cache_size)
+storage_engine.shared_frame_cache_size = 1GB
 work_mem = 256MB
 maintenance_work_mem = 1GB
 max_wal_size = 8GB

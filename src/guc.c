@@ -31,6 +31,7 @@ double		storage_engine_vacuum_rewrite_threshold = 0.1;
 int			storage_engine_max_parallel_participants = 0;
 int			storage_engine_dictionary_cache_size = 16384;
 int			storage_engine_frame_cache_size = 65536;
+int			storage_engine_shared_frame_cache_size = 0;
 int			storage_engine_write_buffer_memory = 262144;
 int			storage_engine_min_parallel_encoding_size = 2048;
 
@@ -122,6 +123,11 @@ guc_define(void)
 							"An index or bitmap scan decompresses a frame of every column it returns; lookups of rows met before copy the frame from here instead.  The least recently used are dropped to stay within this size; 0 turns the cache off.",
 							&storage_engine_frame_cache_size, 65536, 0, MAX_KILOBYTES,
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomIntVariable("storage_engine.shared_frame_cache_size",
+							"Shared memory that keeps decompressed frames for every session.",
+							"Frames a session keeps (storage_engine.frame_cache_size) are kept here too, so that other sessions and later ones copy them instead of decompressing them again; the oldest are dropped first.  Needs the library in shared_preload_libraries; 0 turns the cache off.",
+							&storage_engine_shared_frame_cache_size, 0, 0, MAX_KILOBYTES,
+							PGC_POSTMASTER, GUC_UNIT_KB, NULL, NULL, NULL);
 	DefineCustomIntVariable("storage_engine.write_buffer_memory",
 							"Most memory a transaction's buffered inserts into colcompress and rowcompress tables take together.",
 							"Inserted rows are buffered per table until a stripe or batch is full; past this, the largest buffer is written early as a shorter one, so that loading many tables or partitions at once stays within it.",

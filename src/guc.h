@@ -24,6 +24,7 @@ extern double storage_engine_vacuum_rewrite_threshold;
 extern int	storage_engine_max_parallel_participants;
 extern int	storage_engine_dictionary_cache_size;
 extern int	storage_engine_frame_cache_size;
+extern int	storage_engine_shared_frame_cache_size;
 extern int	storage_engine_write_buffer_memory;
 extern int	storage_engine_min_parallel_encoding_size;
 

@@ -14,6 +14,7 @@
 
 #include "catalog/options.h"
 #include "format/pending_writes.h"
+#include "format/shared_frames.h"
 #include "format/storage_am.h"
 #include "guc.h"
 #include "relation_hooks.h"
@@ -26,6 +27,7 @@ void
 _PG_init(void)
 {
 	guc_define();
+	shared_frames_init();
 	options_install_hooks();
 	pending_writes_init();
 	storage_rows_init();

@@ -64,6 +64,7 @@
 
 #include "format/frame_cache.h"
 #include "format/lru_cache.h"
+#include "format/shared_frames.h"
 #include "guc.h"
 
 static LruCache *rows_kept = NULL;	/* rows, whole: format/row_cache.c */
@@ -98,9 +99,10 @@ static LruCache *raw_frames = NULL; /* frames stored raw, in the room left */
 static uint32 *met_once = NULL;
 static uint32 met_once_slots = 0;	/* a power of 2 */
 
-/* What the current statement has pushed out of the cache. */
+/* What the current statement has pushed out of the cache, and the shared one. */
 static TimestampTz budget_statement = 0;
 static Size budget_dropped = 0;
+static Size budget_dropped_shared = 0;
 
 /* A statement may push out this share of the cache (1/STATEMENT_SHARE). */
 #define STATEMENT_SHARE 4
@@ -257,6 +259,51 @@ cache_of(const FrameCacheKey *key)
 	return raw_frame(key) ? raw_frames : frame_cache;
 }
 
+/* Starts the budgets of a statement that did not keep anything yet. */
+static void
+new_statement(void)
+{
+	TimestampTz statement = GetCurrentStatementStartTimestamp();
+
+	if (statement != budget_statement)
+	{
+		budget_statement = statement;
+		budget_dropped = 0;
+		budget_dropped_shared = 0;
+	}
+}
+
+/*
+ * Whether key's value goes to the shared cache too (format/shared_frames.c):
+ * frames decompressed or decoded, which a lookup copies out whole; not
+ * frames stored raw, which it would copy from their pages as fast, nor what
+ * readers read or add to in place.  A session with its own cache off keeps
+ * nothing and looks nowhere.
+ */
+static bool
+shares(const FrameCacheKey *key)
+{
+	if (storage_engine_frame_cache_size == 0 || shared_frames_size() == 0)
+		return false;
+	return key->kind == FRAME_CACHE_DECODED ||
+		(key->kind == FRAME_CACHE_BYTES && !raw_frame(key));
+}
+
+/*
+ * Whether the current statement may keep size bytes more for key in the
+ * shared cache: within its share of that cache, as in the session's.
+ */
+static bool
+shared_room_for(const FrameCacheKey *key, Size size)
+{
+	if (!shares(key) || !shared_frames_fits(size))
+		return false;
+	new_statement();
+	/* what a frame kept now may push out: at most its size */
+	return budget_dropped_shared + size <=
+		shared_frames_size() / STATEMENT_SHARE;
+}
+
 /*
  * Whether the current statement may keep size bytes more for key, pushing
  * out *dropping bytes of decompressed frames or of rows to make room; the
@@ -266,7 +313,6 @@ static bool
 room_for(const FrameCacheKey *key, Size size, Size *dropping)
 {
 	Size		limit = cache_limit();
-	TimestampTz statement = GetCurrentStatementStartTimestamp();
 	LruCache   *cache;
 	Size		unused;
 
@@ -275,11 +321,7 @@ room_for(const FrameCacheKey *key, Size size, Size *dropping)
 	if (size > limit / 16 || IsParallelWorker())
 		return false;
 	create_caches(limit);
-	if (statement != budget_statement)
-	{
-		budget_statement = statement;
-		budget_dropped = 0;
-	}
+	new_statement();
 	cache = cache_of(key);
 	if (cache == raw_frames)
 	{
@@ -298,7 +340,8 @@ frame_cache_wants(const FrameCacheKey *key)
 	Size		dropping;
 
 	/* a frame refused for room is not read whole for nothing */
-	return room_for(key, key->entry.raw_length, &dropping) &&
+	return (room_for(key, key->entry.raw_length, &dropping) ||
+			shared_room_for(key, key->entry.raw_length)) &&
 		met_before(key);
 }
 
@@ -333,7 +376,7 @@ frame_cache_get(const FrameCacheKey *key, char *raw)
 	const char *cached = frame_cache_peek(key);
 
 	if (cached == NULL)
-		return false;
+		return shares(key) && shared_frames_get(key, raw);
 	memcpy(raw, cached, key->entry.raw_length);
 	return true;
 }
@@ -344,8 +387,10 @@ frame_cache_put(const FrameCacheKey *key, const void *bytes, Size size)
 	Size		dropping;
 	LruCache   *cache;
 	void	   *kept;
+	bool		own = room_for(key, size, &dropping);
+	bool		shared = bytes != NULL && shared_room_for(key, size);
 
-	if (!room_for(key, size, &dropping))
+	if (!own && !shared)
 		return NULL;
 	/*
 	 * A frame the budget turns away stays met once: the next statement keeps
@@ -357,6 +402,15 @@ frame_cache_put(const FrameCacheKey *key, const void *bytes, Size size)
 			return NULL;
 		forget_met(key);
 	}
+	if (shared)
+	{
+		Size		dropped;
+
+		if (shared_frames_put(key, bytes, size, &dropped))
+			budget_dropped_shared += dropped;
+	}
+	if (!own)
+		return NULL;
 	cache = cache_of(key);
 	if (cache == raw_frames)
 		return lru_cache_put(raw_frames, key, bytes, size);

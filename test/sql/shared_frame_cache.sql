@@ -1,0 +1,98 @@
+-- storage_engine.shared_frame_cache_size (test/regress.conf) keeps the frames
+-- sessions decompressed for every session: a later session's fetches copy
+-- them from shared memory instead of reading and decompressing their pages.
+-- The same rows as heap either way, and a session with its own cache off
+-- (storage_engine.frame_cache_size = 0) keeps and finds nothing there.
+SHOW storage_engine.shared_frame_cache_size;
+
+CREATE TABLE sf_heap (id int, v text, k int);
+INSERT INTO sf_heap
+SELECT g, 'value ' || g % 97 || ' of ' || repeat(chr(65 + g % 26), 20) || g, g % 50
+  FROM generate_series(1, 20000) g;
+CREATE TABLE sf_col (LIKE sf_heap) USING colcompress
+	WITH (stripe_row_limit = 5000, chunk_group_row_limit = 1000);
+CREATE TABLE sf_row (LIKE sf_heap) USING rowcompress WITH (batch_size = 1000);
+INSERT INTO sf_col SELECT * FROM sf_heap;
+INSERT INTO sf_row SELECT * FROM sf_heap;
+CREATE INDEX ON sf_heap (k);
+CREATE INDEX ON sf_col (k);
+CREATE INDEX ON sf_row (k);
+ANALYZE sf_heap, sf_col, sf_row;
+
+-- a bitmap heap scan's result, then the blocks a second run of it touched in
+-- shared buffers (by then this session has read the table's metadata)
+CREATE FUNCTION bitmap_run(q text, OUT result text, OUT blocks bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+	plan json;
+BEGIN
+	PERFORM set_config('enable_seqscan', 'off', true);
+	PERFORM set_config('enable_indexscan', 'off', true);
+	PERFORM set_config('storage_engine.enable_custom_scan', 'off', true);
+	EXECUTE q INTO result;
+	EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, FORMAT JSON) ' || q INTO plan;
+	blocks := (plan -> 0 -> 'Plan' ->> 'Shared Hit Blocks')::bigint +
+		(plan -> 0 -> 'Plan' ->> 'Shared Read Blocks')::bigint;
+END $$;
+
+\set q_heap 'SELECT count(*) || '' '' || sum(id) || '' '' || md5(string_agg(v, '''' ORDER BY id)) FROM sf_heap WHERE k IN (3, 17, 41)'
+\set q_col 'SELECT count(*) || '' '' || sum(id) || '' '' || md5(string_agg(v, '''' ORDER BY id)) FROM sf_col WHERE k IN (3, 17, 41)'
+\set q_row 'SELECT count(*) || '' '' || sum(id) || '' '' || md5(string_agg(v, '''' ORDER BY id)) FROM sf_row WHERE k IN (3, 17, 41)'
+
+-- this session meets every frame twice (bitmap_run runs each query twice):
+-- the second time, it keeps them, in its own cache and the shared one
+SELECT result AS heap_result FROM bitmap_run(:'q_heap') \gset
+SELECT result = :'heap_result' AS col_same, blocks AS col_blocks_first
+  FROM bitmap_run(:'q_col') \gset
+SELECT result = :'heap_result' AS row_same, blocks AS row_blocks_first
+  FROM bitmap_run(:'q_row') \gset
+SELECT :'col_same'::bool AS col_same, :'row_same'::bool AS row_same;
+
+-- a new session: its own cache is empty, the shared one has the frames, and
+-- it reads none of their pages
+\c
+SELECT result AS heap_result FROM bitmap_run(:'q_heap') \gset
+SELECT result = :'heap_result' AS col_same, blocks AS col_blocks_shared
+  FROM bitmap_run(:'q_col') \gset
+SELECT result = :'heap_result' AS row_same, blocks AS row_blocks_shared
+  FROM bitmap_run(:'q_row') \gset
+SELECT :'col_same'::bool AS col_same, :'row_same'::bool AS row_same;
+
+-- with its own cache off, the session reads every frame from its pages
+SET storage_engine.frame_cache_size = 0;
+SELECT result = :'heap_result' AS col_same, blocks AS col_blocks_off
+  FROM bitmap_run(:'q_col') \gset
+SELECT result = :'heap_result' AS row_same, blocks AS row_blocks_off
+  FROM bitmap_run(:'q_row') \gset
+SELECT :'col_same'::bool AS col_same, :'row_same'::bool AS row_same;
+SELECT :col_blocks_shared < :col_blocks_off AS col_frames_from_shared_cache,
+	   :row_blocks_shared < :row_blocks_off AS row_frames_from_shared_cache;
+RESET storage_engine.frame_cache_size;
+
+-- rows changed: new frames, found by their new checksums; the old ones are
+-- never mistaken for them
+UPDATE sf_heap SET v = upper(v) WHERE k = 17;
+UPDATE sf_col SET v = upper(v) WHERE k = 17;
+UPDATE sf_row SET v = upper(v) WHERE k = 17;
+VACUUM sf_col, sf_row;
+SELECT result AS heap_result FROM bitmap_run(:'q_heap') \gset
+SELECT result = :'heap_result' AS col_same FROM bitmap_run(:'q_col');
+SELECT result = :'heap_result' AS row_same FROM bitmap_run(:'q_row');
+\c
+SELECT result AS heap_result FROM bitmap_run(:'q_heap') \gset
+SELECT result = :'heap_result' AS col_same FROM bitmap_run(:'q_col');
+SELECT result = :'heap_result' AS row_same FROM bitmap_run(:'q_row');
+
+-- a table rewritten in place of another (same file name in another
+-- database would differ by the database in the key; here TRUNCATE gives a
+-- new file): the new rows, not the frames kept of the old
+TRUNCATE sf_col, sf_row;
+INSERT INTO sf_col SELECT id, reverse(v), k FROM sf_heap;
+INSERT INTO sf_row SELECT id, reverse(v), k FROM sf_heap;
+UPDATE sf_heap SET v = reverse(v);
+SELECT result AS heap_result FROM bitmap_run(:'q_heap') \gset
+SELECT result = :'heap_result' AS col_same FROM bitmap_run(:'q_col');
+SELECT result = :'heap_result' AS row_same FROM bitmap_run(:'q_row');
+
+DROP TABLE sf_heap, sf_col, sf_row;
+DROP FUNCTION bitmap_run(text);
