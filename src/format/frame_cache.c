@@ -47,6 +47,13 @@
  *	  half of the size, and frames in the room rows leave: under the same
  *	  rules, met twice and within the statement's share.
  *
+ *	  Frames decompressed or decoded, which a lookup copies out whole, are
+ *	  kept in the shared cache too when there is one (format/shared_frames.c,
+ *	  storage_engine.shared_frame_cache_size), under the same rules but
+ *	  within its own size: a lookup that misses here copies them from there.
+ *	  A session's cache stays small, as every backend has one; that one holds
+ *	  what a bitmap scan over a fifth of a table meets, for every session.
+ *
  *	  Memory: LruCaches (format/lru_cache.c) under TopMemoryContext, one
  *	  for rows, one for raw frames, one for the rest, within the size
  *	  together, and the table of keys met once beside them; setting the

@@ -49,7 +49,10 @@ extern void frame_cache_key(FrameCacheKey *key, Relation rel,
 							uint32 unit_checksum,
 							const FrameEntry *entry);
 
-/* Copies key's decompressed bytes to raw; false when none are kept. */
+/*
+ * Copies key's decompressed bytes to raw, from the session's cache or the
+ * shared one; false when neither keeps them.
+ */
 extern bool frame_cache_get(const FrameCacheKey *key, char *raw);
 
 /*
@@ -83,8 +86,9 @@ extern bool frame_cache_wants(const FrameCacheKey *key);
 
 /*
  * Keeps size bytes for key, a copy of bytes or, with bytes NULL, zeroes for
- * the caller to fill in place; returns them, or NULL when the cache would
- * not keep them.
+ * the caller to fill in place; returns them, or NULL when the session's cache
+ * would not keep them.  A copy of a decompressed frame may be kept in the
+ * shared cache as well, or only there (format/shared_frames.c).
  */
 extern void *frame_cache_put(const FrameCacheKey *key, const void *bytes,
 							 Size size);
