@@ -11,6 +11,7 @@
  */
 #include "compat/compat.h"
 
+#include "miscadmin.h"
 #include "utils/guc.h"
 
 #include "guc.h"
@@ -123,11 +124,13 @@ guc_define(void)
 							"An index or bitmap scan decompresses a frame of every column it returns; lookups of rows met before copy the frame from here instead.  The least recently used are dropped to stay within this size; 0 turns the cache off.",
 							&storage_engine_frame_cache_size, 65536, 0, MAX_KILOBYTES,
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
-	DefineCustomIntVariable("storage_engine.shared_frame_cache_size",
-							"Shared memory that keeps decompressed frames for every session.",
-							"Frames a session keeps (storage_engine.frame_cache_size) are kept here too, so that other sessions and later ones copy them instead of decompressing them again; the oldest are dropped first.  Needs the library in shared_preload_libraries; 0 turns the cache off.",
-							&storage_engine_shared_frame_cache_size, 0, 0, MAX_KILOBYTES,
-							PGC_POSTMASTER, GUC_UNIT_KB, NULL, NULL, NULL);
+	/* PostgreSQL refuses (FATAL) postmaster settings defined after startup */
+	if (process_shared_preload_libraries_in_progress)
+		DefineCustomIntVariable("storage_engine.shared_frame_cache_size",
+								"Shared memory that keeps decompressed frames for every session.",
+								"Frames a session keeps (storage_engine.frame_cache_size) are kept here too, so that other sessions and later ones copy them instead of decompressing them again; the oldest are dropped first.  Needs the library in shared_preload_libraries; 0 turns the cache off.",
+								&storage_engine_shared_frame_cache_size, 0, 0, MAX_KILOBYTES,
+								PGC_POSTMASTER, GUC_UNIT_KB, NULL, NULL, NULL);
 	DefineCustomIntVariable("storage_engine.write_buffer_memory",
 							"Most memory a transaction's buffered inserts into colcompress and rowcompress tables take together.",
 							"Inserted rows are buffered per table until a stripe or batch is full; past this, the largest buffer is written early as a shorter one, so that loading many tables or partitions at once stays within it.",
