@@ -384,6 +384,8 @@ col_chunk_read_frame(const ColChunkRef *ref, const FrameSpot *spot,
 
 	if (ref->keep_frames)
 		keep = decodes_in_place(ref) ? FRAME_KEEP_ALL : FRAME_KEEP_COMPRESSED;
+	else if (ref->share_frames)
+		keep = FRAME_KEEP_SHARED;
 	/* a fetch keeps a delta-encoded frame decoded, below */
 	if (delta && keep != FRAME_KEEP_NONE)
 	{
@@ -400,7 +402,9 @@ col_chunk_read_frame(const ColChunkRef *ref, const FrameSpot *spot,
 	if (problem != NULL)
 		col_chunk_corrupted(ref, problem);
 	frame_undelta(ref, e, nrows, out);
-	if (delta && keep != FRAME_KEEP_NONE)
+	if (delta && keep == FRAME_KEEP_SHARED)
+		frame_cache_share(&key, out, e->raw_length);
+	else if (delta && keep != FRAME_KEEP_NONE)
 		frame_cache_put(&key, out, e->raw_length);
 	return e->raw_length;
 }

@@ -50,6 +50,8 @@ typedef struct ColChunkRef
 	FrameDirectoryHint *dir_hint;	/* a fetch's column's frame directory,
 									 * or NULL */
 	bool		keep_frames;	/* a fetch's frames may go to the frame cache */
+	bool		share_frames;	/* else to the shared one only
+								 * (frame_cache_share) */
 } ColChunkRef;
 
 /* Raises ERRCODE_DATA_CORRUPTED naming the chunk's table, stripe, group and column. */

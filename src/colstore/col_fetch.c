@@ -384,6 +384,7 @@ load_frame(ColFetchCursor *c, ColumnFrame *col, const ColChunkRef *ref,
 	col->partial_reads = 0;
 	keeping = *ref;
 	keeping.keep_frames = !col->dense;
+	keeping.share_frames = col->dense && frame_cache_shares();
 	if (col->partial)
 		col->rawlen = col_chunk_read_frame_start(&keeping, &col->spot,
 												 &col->raw);
@@ -475,6 +476,7 @@ column_value(ColFetchCursor *c, int a, Form_pg_attribute attr, uint32 row,
 	ref.dict_hint = &col->dict_hint;
 	ref.dir_hint = &col->dir_hint;
 	ref.keep_frames = false;	/* but by load_frame */
+	ref.share_frames = false;
 
 	if (!col->have_frame || row < col->spot.entry.first_row ||
 		row - col->spot.entry.first_row >= col->spot.nrows)

@@ -343,6 +343,7 @@ load_column(ColReader *r, int attno, uint32 nrows, ColumnBatch *col)
 	ref.strategy = r->strategy;
 	ref.pin = NULL;
 	ref.keep_frames = false;
+	ref.share_frames = false;
 	ref.dict_hint = NULL;
 	ref.dir_hint = NULL;
 	column_arrays(r, attno, nrows, col);

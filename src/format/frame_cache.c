@@ -290,10 +290,16 @@ new_statement(void)
 static bool
 shares(const FrameCacheKey *key)
 {
-	if (storage_engine_frame_cache_size == 0 || shared_frames_size() == 0)
+	if (!frame_cache_shares())
 		return false;
 	return key->kind == FRAME_CACHE_DECODED ||
 		(key->kind == FRAME_CACHE_BYTES && !raw_frame(key));
+}
+
+bool
+frame_cache_shares(void)
+{
+	return storage_engine_frame_cache_size > 0 && shared_frames_size() > 0;
 }
 
 /*
@@ -388,6 +394,24 @@ frame_cache_get(const FrameCacheKey *key, char *raw)
 	return true;
 }
 
+static void
+put_shared(const FrameCacheKey *key, const void *bytes, Size size)
+{
+	Size		dropped;
+
+	if (shared_frames_put(key, bytes, size, &dropped))
+		budget_dropped_shared += dropped;
+}
+
+void
+frame_cache_share(const FrameCacheKey *key, const void *bytes, Size size)
+{
+	if (!shared_room_for(key, size) || !met_before(key))
+		return;
+	forget_met(key);
+	put_shared(key, bytes, size);
+}
+
 void *
 frame_cache_put(const FrameCacheKey *key, const void *bytes, Size size)
 {
@@ -410,12 +434,7 @@ frame_cache_put(const FrameCacheKey *key, const void *bytes, Size size)
 		forget_met(key);
 	}
 	if (shared)
-	{
-		Size		dropped;
-
-		if (shared_frames_put(key, bytes, size, &dropped))
-			budget_dropped_shared += dropped;
-	}
+		put_shared(key, bytes, size);
 	if (!own)
 		return NULL;
 	cache = cache_of(key);

@@ -74,7 +74,9 @@ typedef enum FrameKeep
 {
 	FRAME_KEEP_NONE,			/* a scan: every frame once */
 	FRAME_KEEP_COMPRESSED,
-	FRAME_KEEP_ALL
+	FRAME_KEEP_ALL,
+	FRAME_KEEP_SHARED			/* compressed ones, in the shared cache only
+								 * (frame_cache_share) */
 } FrameKeep;
 
 /*
@@ -92,6 +94,21 @@ extern bool frame_cache_wants(const FrameCacheKey *key);
  */
 extern void *frame_cache_put(const FrameCacheKey *key, const void *bytes,
 							 Size size);
+
+/*
+ * Whether this session uses a shared cache (format/shared_frames.c): there
+ * is one, and its own cache is on.
+ */
+extern bool frame_cache_shares(void);
+
+/*
+ * Keeps a copy of key's decompressed bytes in the shared cache only, under
+ * the rules of frame_cache_put: for a fetch that meets many rows of each
+ * frame (a bitmap heap scan over much of a table), whose frames would push
+ * the frames of lookups out of the session's small cache.
+ */
+extern void frame_cache_share(const FrameCacheKey *key, const void *bytes,
+							  Size size);
 
 /* The bytes of rows the cache may keep (format/row_cache.c); 0 when off. */
 extern Size frame_cache_rows_room(void);

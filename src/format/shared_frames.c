@@ -35,7 +35,6 @@
  */
 #include "compat/compat.h"
 
-#include "common/hashfn.h"
 #include "miscadmin.h"
 #include "storage/ipc.h"
 #include "storage/lwlock.h"
@@ -45,7 +44,8 @@
 #include "format/shared_frames.h"
 #include "guc.h"
 
-#define SHARED_FRAMES_PARTS 16
+#define SHARED_FRAMES_PART_BITS 4
+#define SHARED_FRAMES_PARTS (1 << SHARED_FRAMES_PART_BITS)
 
 /* The hash tables are sized for frames of this many bytes on average. */
 #define SHARED_FRAMES_SLOT_BYTES 4096
@@ -185,11 +185,19 @@ shared_frames_fits(Size size)
 	return parts != NULL && HEAD_SIZE + MAXALIGN(size) <= ring_size / 16;
 }
 
-static int
-part_of(const FrameCacheKey *key)
+/*
+ * key's hash, by the hash tables' function (the same for all), and its
+ * partition: the hash's top bits, as the tables take the low ones for
+ * their buckets (the low ones would leave each table a sixteenth of its
+ * buckets, and chains sixteen frames long).
+ */
+static uint32
+hash_of(const FrameCacheKey *key, int *p)
 {
-	return hash_bytes((const unsigned char *) key, sizeof(*key)) %
-		SHARED_FRAMES_PARTS;
+	uint32		hash = get_hash_value(slots[0], key);
+
+	*p = hash >> (32 - SHARED_FRAMES_PART_BITS);
+	return hash;
 }
 
 static FrameHead *
@@ -206,6 +214,7 @@ drop_oldest(int p, Size *dropped)
 	Size		left = ring_size - part->tail % ring_size;
 	FrameHead  *h;
 	FrameSlot  *slot;
+	uint32		hash;
 
 	if (part->tail == part->head)
 		return false;
@@ -216,9 +225,12 @@ drop_oldest(int p, Size *dropped)
 		return true;
 	}
 	h = head_at(p, part->tail);
-	slot = hash_search(slots[p], &h->key, HASH_FIND, NULL);
+	hash = get_hash_value(slots[p], &h->key);
+	slot = hash_search_with_hash_value(slots[p], &h->key, hash, HASH_FIND,
+									   NULL);
 	if (slot != NULL && slot->at == part->tail)
-		hash_search(slots[p], &h->key, HASH_REMOVE, NULL);
+		hash_search_with_hash_value(slots[p], &h->key, hash, HASH_REMOVE,
+									NULL);
 	*dropped += h->length;
 	part->tail += h->span;
 	return true;
@@ -228,14 +240,15 @@ bool
 shared_frames_get(const FrameCacheKey *key, char *raw)
 {
 	int			p;
+	uint32		hash;
 	FrameSlot  *slot;
 	bool		hit = false;
 
 	if (parts == NULL)
 		return false;
-	p = part_of(key);
+	hash = hash_of(key, &p);
 	LWLockAcquire(&locks[p].lock, LW_SHARED);
-	slot = hash_search(slots[p], key, HASH_FIND, NULL);
+	slot = hash_search_with_hash_value(slots[p], key, hash, HASH_FIND, NULL);
 	if (slot != NULL)
 	{
 		FrameHead  *h = head_at(p, slot->at);
@@ -256,6 +269,7 @@ shared_frames_put(const FrameCacheKey *key, const void *bytes, Size size,
 {
 	Size		span = HEAD_SIZE + MAXALIGN(size);
 	int			p;
+	uint32		hash;
 	FramePart  *part;
 	FrameSlot  *slot;
 	FrameHead  *h;
@@ -266,10 +280,10 @@ shared_frames_put(const FrameCacheKey *key, const void *bytes, Size size,
 	*dropped = 0;
 	if (!shared_frames_fits(size))
 		return false;
-	p = part_of(key);
+	hash = hash_of(key, &p);
 	part = &parts[p];
 	LWLockAcquire(&locks[p].lock, LW_EXCLUSIVE);
-	if (hash_search(slots[p], key, HASH_FIND, NULL) != NULL)
+	if (hash_search_with_hash_value(slots[p], key, hash, HASH_FIND, NULL) != NULL)
 	{
 		LWLockRelease(&locks[p].lock);
 		return false;
@@ -286,7 +300,8 @@ shared_frames_put(const FrameCacheKey *key, const void *bytes, Size size,
 		part->head += skip;
 	}
 	/* the hash table is full only of small frames: push out the oldest */
-	while ((slot = hash_search(slots[p], key, HASH_ENTER_NULL, &found)) == NULL)
+	while ((slot = hash_search_with_hash_value(slots[p], key, hash,
+											   HASH_ENTER_NULL, &found)) == NULL)
 	{
 		if (!drop_oldest(p, dropped))
 		{

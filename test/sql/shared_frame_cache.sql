@@ -12,12 +12,17 @@ SELECT g, 'value ' || g % 97 || ' of ' || repeat(chr(65 + g % 26), 20) || g, g %
 CREATE TABLE sf_col (LIKE sf_heap) USING colcompress
 	WITH (stripe_row_limit = 5000, chunk_group_row_limit = 1000);
 CREATE TABLE sf_row (LIKE sf_heap) USING rowcompress WITH (batch_size = 1000);
+-- read only by a scan of half its rows
+CREATE TABLE sf_dense (LIKE sf_heap) USING colcompress
+	WITH (stripe_row_limit = 5000, chunk_group_row_limit = 1000);
 INSERT INTO sf_col SELECT * FROM sf_heap;
+INSERT INTO sf_dense SELECT * FROM sf_heap;
 INSERT INTO sf_row SELECT * FROM sf_heap;
 CREATE INDEX ON sf_heap (k);
 CREATE INDEX ON sf_col (k);
 CREATE INDEX ON sf_row (k);
-ANALYZE sf_heap, sf_col, sf_row;
+CREATE INDEX ON sf_dense (k);
+ANALYZE sf_heap, sf_col, sf_row, sf_dense;
 
 -- a bitmap heap scan's result, then the blocks a second run of it touched in
 -- shared buffers (by then this session has read the table's metadata)
@@ -37,6 +42,9 @@ END $$;
 
 \set q_heap 'SELECT count(*) || '' '' || sum(id) || '' '' || md5(string_agg(v, '''' ORDER BY id)) FROM sf_heap WHERE k IN (3, 17, 41)'
 \set q_col 'SELECT count(*) || '' '' || sum(id) || '' '' || md5(string_agg(v, '''' ORDER BY id)) FROM sf_col WHERE k IN (3, 17, 41)'
+-- half the rows of each frame: a scan, whose frames go to the shared cache only
+\set q_dense_heap 'SELECT count(*) || '' '' || sum(id) || '' '' || md5(string_agg(v, '''' ORDER BY id)) FROM sf_heap WHERE k < 25'
+\set q_dense_col 'SELECT count(*) || '' '' || sum(id) || '' '' || md5(string_agg(v, '''' ORDER BY id)) FROM sf_dense WHERE k < 25'
 \set q_row 'SELECT count(*) || '' '' || sum(id) || '' '' || md5(string_agg(v, '''' ORDER BY id)) FROM sf_row WHERE k IN (3, 17, 41)'
 
 -- this session meets every frame twice (bitmap_run runs each query twice):
@@ -47,6 +55,8 @@ SELECT result = :'heap_result' AS col_same, blocks AS col_blocks_first
 SELECT result = :'heap_result' AS row_same, blocks AS row_blocks_first
   FROM bitmap_run(:'q_row') \gset
 SELECT :'col_same'::bool AS col_same, :'row_same'::bool AS row_same;
+SELECT result AS dense_result FROM bitmap_run(:'q_dense_heap') \gset
+SELECT result = :'dense_result' AS dense_same FROM bitmap_run(:'q_dense_col');
 
 -- a new session: its own cache is empty, the shared one has the frames, and
 -- it reads none of their pages
@@ -57,6 +67,9 @@ SELECT result = :'heap_result' AS col_same, blocks AS col_blocks_shared
 SELECT result = :'heap_result' AS row_same, blocks AS row_blocks_shared
   FROM bitmap_run(:'q_row') \gset
 SELECT :'col_same'::bool AS col_same, :'row_same'::bool AS row_same;
+SELECT result = :'dense_result' AS dense_same, blocks AS dense_blocks_shared
+  FROM bitmap_run(:'q_dense_col') \gset
+SELECT :'dense_same'::bool AS dense_same;
 
 -- with its own cache off, the session reads every frame from its pages
 SET storage_engine.frame_cache_size = 0;
@@ -65,8 +78,12 @@ SELECT result = :'heap_result' AS col_same, blocks AS col_blocks_off
 SELECT result = :'heap_result' AS row_same, blocks AS row_blocks_off
   FROM bitmap_run(:'q_row') \gset
 SELECT :'col_same'::bool AS col_same, :'row_same'::bool AS row_same;
+SELECT result = :'dense_result' AS dense_same, blocks AS dense_blocks_off
+  FROM bitmap_run(:'q_dense_col') \gset
+SELECT :'dense_same'::bool AS dense_same;
 SELECT :col_blocks_shared < :col_blocks_off AS col_frames_from_shared_cache,
-	   :row_blocks_shared < :row_blocks_off AS row_frames_from_shared_cache;
+	   :row_blocks_shared < :row_blocks_off AS row_frames_from_shared_cache,
+	   :dense_blocks_shared < :dense_blocks_off AS dense_frames_from_shared_cache;
 RESET storage_engine.frame_cache_size;
 
 -- rows changed: new frames, found by their new checksums; the old ones are
@@ -94,5 +111,5 @@ SELECT result AS heap_result FROM bitmap_run(:'q_heap') \gset
 SELECT result = :'heap_result' AS col_same FROM bitmap_run(:'q_col');
 SELECT result = :'heap_result' AS row_same FROM bitmap_run(:'q_row');
 
-DROP TABLE sf_heap, sf_col, sf_row;
+DROP TABLE sf_heap, sf_col, sf_row, sf_dense;
 DROP FUNCTION bitmap_run(text);
