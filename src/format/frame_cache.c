@@ -292,8 +292,14 @@ shares(const FrameCacheKey *key)
 {
 	if (!frame_cache_shares())
 		return false;
-	return key->kind == FRAME_CACHE_DECODED ||
+	return key->kind == FRAME_CACHE_DECODED || key->kind == FRAME_CACHE_BATCH ||
 		(key->kind == FRAME_CACHE_BYTES && !raw_frame(key));
+}
+
+Size
+frame_cache_shared_size(void)
+{
+	return frame_cache_shares() ? shared_frames_size() : 0;
 }
 
 bool
@@ -309,8 +315,12 @@ frame_cache_shares(void)
 static bool
 shared_room_for(const FrameCacheKey *key, Size size)
 {
-	if (!shares(key) || !shared_frames_fits(size))
+	/* parallel workers keep nothing: they would only meet frames once */
+	if (!shares(key) || !shared_frames_fits(size) || IsParallelWorker())
 		return false;
+	/* a session that only scans has not made its table of frames met */
+	if (met_once == NULL)
+		size_met_once((Size) storage_engine_frame_cache_size * 1024);
 	new_statement();
 	/* what a frame kept now may push out: at most its size */
 	return budget_dropped_shared + size <=
@@ -401,6 +411,18 @@ put_shared(const FrameCacheKey *key, const void *bytes, Size size)
 
 	if (shared_frames_put(key, bytes, size, &dropped))
 		budget_dropped_shared += dropped;
+}
+
+bool
+frame_cache_share_wanted(const FrameCacheKey *key, Size size)
+{
+	return shared_room_for(key, size) && met_before(key);
+}
+
+char *
+frame_cache_shared_copy(const FrameCacheKey *key, Size *size)
+{
+	return shares(key) ? shared_frames_copy(key, size) : NULL;
 }
 
 void

@@ -24,7 +24,10 @@ typedef enum FrameCacheKind
 	FRAME_CACHE_MARKS,			/* codec/value_encoding.h's ValueWalk marks */
 	FRAME_CACHE_ROWS,			/* what fetches read of a frame stored raw,
 								 * row by row (colstore/col_chunk.c) */
-	FRAME_CACHE_ROW_VALUES		/* a row fetched, whole (format/row_cache.c) */
+	FRAME_CACHE_ROW_VALUES,		/* a row fetched, whole (format/row_cache.c) */
+	FRAME_CACHE_BATCH			/* a rowcompress batch's rows, as a scan reads
+								 * them (rowstore/row_reader.c); shared cache
+								 * only */
 } FrameCacheKind;
 
 /*
@@ -109,6 +112,17 @@ extern bool frame_cache_shares(void);
  */
 extern void frame_cache_share(const FrameCacheKey *key, const void *bytes,
 							  Size size);
+
+/*
+ * For a reader that keeps whole units in the shared cache only (rowcompress
+ * scans): the shared cache's bytes, 0 when this session uses none; whether
+ * the unit of key, of size bytes, would be kept if read now (it was met
+ * before, and there is room; it is met from now on); and a palloc'd copy
+ * of what is kept for key, with its length, or NULL.
+ */
+extern Size frame_cache_shared_size(void);
+extern bool frame_cache_share_wanted(const FrameCacheKey *key, Size size);
+extern char *frame_cache_shared_copy(const FrameCacheKey *key, Size *size);
 
 /* The bytes of rows the cache may keep (format/row_cache.c); 0 when off. */
 extern Size frame_cache_rows_room(void);

@@ -263,6 +263,32 @@ shared_frames_get(const FrameCacheKey *key, char *raw)
 	return hit;
 }
 
+char *
+shared_frames_copy(const FrameCacheKey *key, Size *size)
+{
+	int			p;
+	uint32		hash;
+	FrameSlot  *slot;
+	char	   *copy = NULL;
+
+	if (parts == NULL)
+		return NULL;
+	hash = hash_of(key, &p);
+	LWLockAcquire(&locks[p].lock, LW_SHARED);
+	slot = hash_search_with_hash_value(slots[p], key, hash, HASH_FIND, NULL);
+	if (slot != NULL)
+	{
+		FrameHead  *h = head_at(p, slot->at);
+
+		/* an error here releases the lock (LWLockReleaseAll at abort) */
+		copy = palloc(Max(h->length, 1));
+		memcpy(copy, (char *) h + HEAD_SIZE, h->length);
+		*size = h->length;
+	}
+	LWLockRelease(&locks[p].lock);
+	return copy;
+}
+
 bool
 shared_frames_put(const FrameCacheKey *key, const void *bytes, Size size,
 				  Size *dropped)

@@ -23,6 +23,9 @@ extern bool shared_frames_fits(Size size);
 /* Copies key's bytes (key->entry.raw_length of them) to raw, if kept. */
 extern bool shared_frames_get(const FrameCacheKey *key, char *raw);
 
+/* A palloc'd copy of key's bytes and their length, or NULL if not kept. */
+extern char *shared_frames_copy(const FrameCacheKey *key, Size *size);
+
 /*
  * Keeps a copy of size bytes for key, pushing out the oldest frames to make
  * room; *dropped is set to the bytes pushed out.  False when it was not kept

@@ -26,6 +26,7 @@
 #include "compat/compat.h"
 
 #include "access/htup_details.h"
+#include "common/hashfn.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "port/pg_crc32c.h"
@@ -34,6 +35,7 @@
 
 #include "codec/codec.h"
 #include "codec/frames.h"
+#include "format/frame_cache.h"
 #include "format/row_cache.h"
 #include "format/row_number.h"
 #include "format/storage.h"
@@ -429,6 +431,82 @@ index_frame(RowReader *r, const BatchMeta *b, const FrameEntry *e,
 		offsets[i] += base;
 }
 
+/*
+ * A scan decompresses every frame of every batch it reads, and a table read
+ * whole again and again (a dashboard's queries) pays that every time, where
+ * heap reads its cached pages: on the benchmark's events, half of a scan's
+ * time.  So a scan keeps the batches it meets a second time in the shared
+ * frame cache (format/shared_frames.c), rows decoded and checked, with
+ * their offsets, and copies them from there; but only of a table whose rows
+ * take at most SHARED_TABLE_SHARE of that cache: the batches of a larger
+ * one would push each other out, and the frames of lookups, run after run.
+ */
+#define SHARED_TABLE_SHARE 2
+
+/* Whether r's scan keeps and finds its batches in the shared frame cache. */
+static bool
+shares_batches(RowReader *r)
+{
+	if (!r->share_decided)
+	{
+		Size		room = frame_cache_shared_size() / SHARED_TABLE_SHARE;
+		uint64		raw = 0;
+		ListCell   *lc;
+
+		foreach(lc, r->batches)
+			raw += ((BatchMeta *) lfirst(lc))->raw_length;
+		r->share_batches = room > 0 && raw <= room;
+		r->share_decided = true;
+	}
+	return r->share_batches;
+}
+
+/*
+ * Names batch b's rows as r's scan keeps them: the rows' flags follow the
+ * column layout they were checked against, which ALTER TABLE may change
+ * without rewriting the batch (SET NOT NULL, ADD COLUMN).
+ */
+static void
+batch_key(RowReader *r, const BatchMeta *b, FrameCacheKey *key)
+{
+	FrameEntry	layout;
+
+	memset(&layout, 0, sizeof(layout));
+	layout.first_row = (uint32) r->desc->natts;
+	layout.checksum = hash_bytes((const unsigned char *) r->attrs,
+								 sizeof(RowBatchAttr) * r->desc->natts);
+	frame_cache_key(key, r->rel, b->first_block, 0, b->checksum, &layout);
+	key->kind = FRAME_CACHE_BATCH;
+}
+
+/*
+ * A batch kept whole: its raw length, its rows' offsets (with their flags),
+ * then its raw bytes.
+ */
+static Size
+kept_batch_header(const BatchMeta *b)
+{
+	return MAXALIGN(sizeof(uint64) + sizeof(uint32) * b->row_count);
+}
+
+/* Loads batch b as kept under key, if it is; false when not. */
+static bool
+load_kept_batch(RowReader *r, const BatchMeta *b, const FrameCacheKey *key)
+{
+	Size		header = kept_batch_header(b);
+	Size		size;
+	char	   *kept = frame_cache_shared_copy(key, &size);
+
+	if (kept == NULL)
+		return false;
+	if (size < header || *(uint64 *) kept != size - header)
+		elog(ERROR, "shared frame cache entry of a rowcompress batch has the wrong length");
+	r->row_offsets = (uint32 *) (kept + sizeof(uint64));
+	r->raw = kept + header;
+	r->raw_length = size - header;
+	return true;
+}
+
 /* Reads and decodes every frame of batch b into r->raw and r->row_offsets. */
 static void
 read_batch_rows(RowReader *r, const BatchMeta *b, const Codec *codec)
@@ -443,7 +521,22 @@ read_batch_rows(RowReader *r, const BatchMeta *b, const Codec *codec)
 	uint64		raw_size = 0;
 	uint64		base = 0;
 	uint32		i;
+	FrameCacheKey key;
+	bool		keep = false;
+	char	   *block;
+	Size		header = kept_batch_header(b);
+	int			read_upto = r->read_upto;
 
+	if (shares_batches(r))
+	{
+		batch_key(r, b, &key);
+		if (load_kept_batch(r, b, &key))
+			return;
+		/* rows kept are checked whole, for readers of any columns */
+		keep = frame_cache_share_wanted(&key, header + b->raw_length);
+		if (keep)
+			r->read_upto = 0;
+	}
 	place = batch_place(b);
 	stored = palloc(Max(unit_length, 1));
 	storage_read_stream(r->rel, b->first_block, 0, stored, unit_length,
@@ -462,10 +555,12 @@ read_batch_rows(RowReader *r, const BatchMeta *b, const Codec *codec)
 	/* every frame at a MAXALIGNed place of one buffer (below 1 GB) */
 	for (i = 0; i < dir.nframes; i++)
 		raw_size += MAXALIGN(dir.entries[i].raw_length);
-	if (raw_size > MaxAllocSize)
+	if (raw_size > MaxAllocSize - header)
 		batch_corrupted(r, b, "impossible uncompressed length");
-	r->raw = palloc(Max(raw_size, 1));
-	r->row_offsets = palloc(sizeof(uint32) * b->row_count);
+	/* laid out as kept: the offsets, then the rows */
+	block = palloc(header + Max(raw_size, 1));
+	r->row_offsets = (uint32 *) (block + sizeof(uint64));
+	r->raw = block + header;
 	dict = batch_dict(r, b, codec, r->strategy);
 	for (i = 0; i < dir.nframes; i++)
 	{
@@ -478,6 +573,10 @@ read_batch_rows(RowReader *r, const BatchMeta *b, const Codec *codec)
 		base += MAXALIGN(e->raw_length);
 	}
 	r->raw_length = base;
+	r->read_upto = read_upto;
+	*(uint64 *) block = base;
+	if (keep)
+		frame_cache_share(&key, block, header + base);
 	pfree(stored);
 }
 

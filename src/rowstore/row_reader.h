@@ -74,6 +74,9 @@ typedef struct RowReader
 	 * Set before the first batch is loaded.
 	 */
 	int			read_upto;
+	bool		share_decided;	/* share_batches is set (row_reader.c) */
+	bool		share_batches;	/* the scan keeps batches in the shared
+								 * frame cache */
 	int			frame;			/* -1: the whole batch is loaded */
 	StreamDictHint dict_hint;	/* the dictionary found last */
 	FrameDirectoryHint dir_hint;	/* the frame directory found last */
