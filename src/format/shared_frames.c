@@ -236,29 +236,38 @@ drop_oldest(int p, Size *dropped)
 	return true;
 }
 
+/*
+ * key's frame, with its partition's lock held shared (*p: the partition),
+ * or NULL with the lock released.
+ */
+static FrameHead *
+find_locked(const FrameCacheKey *key, int *p)
+{
+	uint32		hash = hash_of(key, p);
+	FrameSlot  *slot;
+
+	LWLockAcquire(&locks[*p].lock, LW_SHARED);
+	slot = hash_search_with_hash_value(slots[*p], key, hash, HASH_FIND, NULL);
+	if (slot == NULL)
+	{
+		LWLockRelease(&locks[*p].lock);
+		return NULL;
+	}
+	return head_at(*p, slot->at);
+}
+
 bool
 shared_frames_get(const FrameCacheKey *key, char *raw)
 {
 	int			p;
-	uint32		hash;
-	FrameSlot  *slot;
-	bool		hit = false;
+	FrameHead  *h;
+	bool		hit;
 
-	if (parts == NULL)
+	if (parts == NULL || (h = find_locked(key, &p)) == NULL)
 		return false;
-	hash = hash_of(key, &p);
-	LWLockAcquire(&locks[p].lock, LW_SHARED);
-	slot = hash_search_with_hash_value(slots[p], key, hash, HASH_FIND, NULL);
-	if (slot != NULL)
-	{
-		FrameHead  *h = head_at(p, slot->at);
-
-		if (h->length == key->entry.raw_length)
-		{
-			memcpy(raw, (char *) h + HEAD_SIZE, h->length);
-			hit = true;
-		}
-	}
+	hit = h->length == key->entry.raw_length;
+	if (hit)
+		memcpy(raw, (char *) h + HEAD_SIZE, h->length);
 	LWLockRelease(&locks[p].lock);
 	return hit;
 }
@@ -267,24 +276,15 @@ char *
 shared_frames_copy(const FrameCacheKey *key, Size *size)
 {
 	int			p;
-	uint32		hash;
-	FrameSlot  *slot;
-	char	   *copy = NULL;
+	FrameHead  *h;
+	char	   *copy;
 
-	if (parts == NULL)
+	if (parts == NULL || (h = find_locked(key, &p)) == NULL)
 		return NULL;
-	hash = hash_of(key, &p);
-	LWLockAcquire(&locks[p].lock, LW_SHARED);
-	slot = hash_search_with_hash_value(slots[p], key, hash, HASH_FIND, NULL);
-	if (slot != NULL)
-	{
-		FrameHead  *h = head_at(p, slot->at);
-
-		/* an error here releases the lock (LWLockReleaseAll at abort) */
-		copy = palloc(Max(h->length, 1));
-		memcpy(copy, (char *) h + HEAD_SIZE, h->length);
-		*size = h->length;
-	}
+	/* an error here releases the lock (LWLockReleaseAll at abort) */
+	copy = palloc(Max(h->length, 1));
+	memcpy(copy, (char *) h + HEAD_SIZE, h->length);
+	*size = h->length;
 	LWLockRelease(&locks[p].lock);
 	return copy;
 }

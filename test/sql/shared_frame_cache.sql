@@ -24,20 +24,25 @@ CREATE INDEX ON sf_row (k);
 CREATE INDEX ON sf_dense (k);
 ANALYZE sf_heap, sf_col, sf_row, sf_dense;
 
--- a bitmap heap scan's result, then the blocks a second run of it touched in
--- shared buffers (by then this session has read the table's metadata)
-CREATE FUNCTION bitmap_run(q text, OUT result text, OUT blocks bigint)
+-- a query's result through a bitmap heap scan or a scan (plan), then the
+-- blocks a second run of it touched in shared buffers (by then this session
+-- has read the table's metadata)
+CREATE FUNCTION plan_run(q text, plan text, OUT result text, OUT blocks bigint)
 LANGUAGE plpgsql AS $$
 DECLARE
-	plan json;
+	plan_json json;
 BEGIN
-	PERFORM set_config('enable_seqscan', 'off', true);
 	PERFORM set_config('enable_indexscan', 'off', true);
-	PERFORM set_config('storage_engine.enable_custom_scan', 'off', true);
+	IF plan = 'bitmap' THEN
+		PERFORM set_config('enable_seqscan', 'off', true);
+		PERFORM set_config('storage_engine.enable_custom_scan', 'off', true);
+	ELSE
+		PERFORM set_config('enable_bitmapscan', 'off', true);
+	END IF;
 	EXECUTE q INTO result;
-	EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, FORMAT JSON) ' || q INTO plan;
-	blocks := (plan -> 0 -> 'Plan' ->> 'Shared Hit Blocks')::bigint +
-		(plan -> 0 -> 'Plan' ->> 'Shared Read Blocks')::bigint;
+	EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, FORMAT JSON) ' || q INTO plan_json;
+	blocks := (plan_json -> 0 -> 'Plan' ->> 'Shared Hit Blocks')::bigint +
+		(plan_json -> 0 -> 'Plan' ->> 'Shared Read Blocks')::bigint;
 END $$;
 
 \set q_heap 'SELECT count(*) || '' '' || sum(id) || '' '' || md5(string_agg(v, '''' ORDER BY id)) FROM sf_heap WHERE k IN (3, 17, 41)'
@@ -47,39 +52,39 @@ END $$;
 \set q_dense_col 'SELECT count(*) || '' '' || sum(id) || '' '' || md5(string_agg(v, '''' ORDER BY id)) FROM sf_dense WHERE k < 25'
 \set q_row 'SELECT count(*) || '' '' || sum(id) || '' '' || md5(string_agg(v, '''' ORDER BY id)) FROM sf_row WHERE k IN (3, 17, 41)'
 
--- this session meets every frame twice (bitmap_run runs each query twice):
+-- this session meets every frame twice (plan_run runs each query twice):
 -- the second time, it keeps them, in its own cache and the shared one
-SELECT result AS heap_result FROM bitmap_run(:'q_heap') \gset
+SELECT result AS heap_result FROM plan_run(:'q_heap', 'bitmap') \gset
 SELECT result = :'heap_result' AS col_same, blocks AS col_blocks_first
-  FROM bitmap_run(:'q_col') \gset
+  FROM plan_run(:'q_col', 'bitmap') \gset
 SELECT result = :'heap_result' AS row_same, blocks AS row_blocks_first
-  FROM bitmap_run(:'q_row') \gset
+  FROM plan_run(:'q_row', 'bitmap') \gset
 SELECT :'col_same'::bool AS col_same, :'row_same'::bool AS row_same;
-SELECT result AS dense_result FROM bitmap_run(:'q_dense_heap') \gset
-SELECT result = :'dense_result' AS dense_same FROM bitmap_run(:'q_dense_col');
+SELECT result AS dense_result FROM plan_run(:'q_dense_heap', 'bitmap') \gset
+SELECT result = :'dense_result' AS dense_same FROM plan_run(:'q_dense_col', 'bitmap');
 
 -- a new session: its own cache is empty, the shared one has the frames, and
 -- it reads none of their pages
 \c
-SELECT result AS heap_result FROM bitmap_run(:'q_heap') \gset
+SELECT result AS heap_result FROM plan_run(:'q_heap', 'bitmap') \gset
 SELECT result = :'heap_result' AS col_same, blocks AS col_blocks_shared
-  FROM bitmap_run(:'q_col') \gset
+  FROM plan_run(:'q_col', 'bitmap') \gset
 SELECT result = :'heap_result' AS row_same, blocks AS row_blocks_shared
-  FROM bitmap_run(:'q_row') \gset
+  FROM plan_run(:'q_row', 'bitmap') \gset
 SELECT :'col_same'::bool AS col_same, :'row_same'::bool AS row_same;
 SELECT result = :'dense_result' AS dense_same, blocks AS dense_blocks_shared
-  FROM bitmap_run(:'q_dense_col') \gset
+  FROM plan_run(:'q_dense_col', 'bitmap') \gset
 SELECT :'dense_same'::bool AS dense_same;
 
 -- with its own cache off, the session reads every frame from its pages
 SET storage_engine.frame_cache_size = 0;
 SELECT result = :'heap_result' AS col_same, blocks AS col_blocks_off
-  FROM bitmap_run(:'q_col') \gset
+  FROM plan_run(:'q_col', 'bitmap') \gset
 SELECT result = :'heap_result' AS row_same, blocks AS row_blocks_off
-  FROM bitmap_run(:'q_row') \gset
+  FROM plan_run(:'q_row', 'bitmap') \gset
 SELECT :'col_same'::bool AS col_same, :'row_same'::bool AS row_same;
 SELECT result = :'dense_result' AS dense_same, blocks AS dense_blocks_off
-  FROM bitmap_run(:'q_dense_col') \gset
+  FROM plan_run(:'q_dense_col', 'bitmap') \gset
 SELECT :'dense_same'::bool AS dense_same;
 SELECT :col_blocks_shared < :col_blocks_off AS col_frames_from_shared_cache,
 	   :row_blocks_shared < :row_blocks_off AS row_frames_from_shared_cache,
@@ -88,30 +93,18 @@ RESET storage_engine.frame_cache_size;
 
 -- A rowcompress scan keeps the batches it meets a second time, whole, rows
 -- decoded and checked, when the table's rows take at most half the cache.
-CREATE FUNCTION scan_run(q text, OUT result text, OUT blocks bigint)
-LANGUAGE plpgsql AS $$
-DECLARE
-	plan json;
-BEGIN
-	PERFORM set_config('enable_indexscan', 'off', true);
-	PERFORM set_config('enable_bitmapscan', 'off', true);
-	EXECUTE q INTO result;
-	EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, FORMAT JSON) ' || q INTO plan;
-	blocks := (plan -> 0 -> 'Plan' ->> 'Shared Hit Blocks')::bigint +
-		(plan -> 0 -> 'Plan' ->> 'Shared Read Blocks')::bigint;
-END $$;
-\set s_heap 'SELECT count(*) || '' '' || sum(id) || '' '' || md5(string_agg(v, '''' ORDER BY id)) FROM sf_heap WHERE v LIKE ''value 1%'''
-\set s_row 'SELECT count(*) || '' '' || sum(id) || '' '' || md5(string_agg(v, '''' ORDER BY id)) FROM sf_row WHERE v LIKE ''value 1%'''
-SELECT result AS scan_result FROM scan_run(:'s_heap') \gset
-SELECT result = :'scan_result' AS scan_same FROM scan_run(:'s_row');
+\set s_heap 'SELECT count(*) || '' '' || sum(id) || '' '' || md5(string_agg(v, '''' ORDER BY id)) FROM sf_heap WHERE id % 7 = 1'
+\set s_row 'SELECT count(*) || '' '' || sum(id) || '' '' || md5(string_agg(v, '''' ORDER BY id)) FROM sf_row WHERE id % 7 = 1'
+SELECT result AS scan_result FROM plan_run(:'s_heap', 'scan') \gset
+SELECT result = :'scan_result' AS scan_same FROM plan_run(:'s_row', 'scan');
 \c
-SELECT result AS scan_result FROM scan_run(:'s_heap') \gset
+SELECT result AS scan_result FROM plan_run(:'s_heap', 'scan') \gset
 SELECT result = :'scan_result' AS scan_same, blocks AS scan_blocks_shared
-  FROM scan_run(:'s_row') \gset
+  FROM plan_run(:'s_row', 'scan') \gset
 SELECT :'scan_same'::bool AS scan_same;
 SET storage_engine.frame_cache_size = 0;
 SELECT result = :'scan_result' AS scan_same, blocks AS scan_blocks_off
-  FROM scan_run(:'s_row') \gset
+  FROM plan_run(:'s_row', 'scan') \gset
 SELECT :'scan_same'::bool AS scan_same,
 	   :scan_blocks_shared < :scan_blocks_off AS scan_batches_from_shared_cache;
 RESET storage_engine.frame_cache_size;
@@ -122,13 +115,13 @@ UPDATE sf_heap SET v = upper(v) WHERE k = 17;
 UPDATE sf_col SET v = upper(v) WHERE k = 17;
 UPDATE sf_row SET v = upper(v) WHERE k = 17;
 VACUUM sf_col, sf_row;
-SELECT result AS heap_result FROM bitmap_run(:'q_heap') \gset
-SELECT result = :'heap_result' AS col_same FROM bitmap_run(:'q_col');
-SELECT result = :'heap_result' AS row_same FROM bitmap_run(:'q_row');
+SELECT result AS heap_result FROM plan_run(:'q_heap', 'bitmap') \gset
+SELECT result = :'heap_result' AS col_same FROM plan_run(:'q_col', 'bitmap');
+SELECT result = :'heap_result' AS row_same FROM plan_run(:'q_row', 'bitmap');
 \c
-SELECT result AS heap_result FROM bitmap_run(:'q_heap') \gset
-SELECT result = :'heap_result' AS col_same FROM bitmap_run(:'q_col');
-SELECT result = :'heap_result' AS row_same FROM bitmap_run(:'q_row');
+SELECT result AS heap_result FROM plan_run(:'q_heap', 'bitmap') \gset
+SELECT result = :'heap_result' AS col_same FROM plan_run(:'q_col', 'bitmap');
+SELECT result = :'heap_result' AS row_same FROM plan_run(:'q_row', 'bitmap');
 
 -- a table rewritten in place of another (same file name in another
 -- database would differ by the database in the key; here TRUNCATE gives a
@@ -137,26 +130,26 @@ TRUNCATE sf_col, sf_row;
 INSERT INTO sf_col SELECT id, reverse(v), k FROM sf_heap;
 INSERT INTO sf_row SELECT id, reverse(v), k FROM sf_heap;
 UPDATE sf_heap SET v = reverse(v);
-SELECT result AS heap_result FROM bitmap_run(:'q_heap') \gset
-SELECT result = :'heap_result' AS col_same FROM bitmap_run(:'q_col');
-SELECT result = :'heap_result' AS row_same FROM bitmap_run(:'q_row');
+SELECT result AS heap_result FROM plan_run(:'q_heap', 'bitmap') \gset
+SELECT result = :'heap_result' AS col_same FROM plan_run(:'q_col', 'bitmap');
+SELECT result = :'heap_result' AS row_same FROM plan_run(:'q_row', 'bitmap');
 
 -- the rows' layout changes without a rewrite: batches kept before are not
 -- taken for those checked against the new layout
-SELECT result AS scan_result FROM scan_run(:'s_heap') \gset
-SELECT result = :'scan_result' AS scan_same FROM scan_run(:'s_row');
-SELECT result = :'scan_result' AS scan_same FROM scan_run(:'s_row');
+SELECT result AS scan_result FROM plan_run(:'s_heap', 'scan') \gset
+SELECT result = :'scan_result' AS scan_same FROM plan_run(:'s_row', 'scan');
+SELECT result = :'scan_result' AS scan_same FROM plan_run(:'s_row', 'scan');
 ALTER TABLE sf_heap ADD COLUMN w int DEFAULT 7;
 ALTER TABLE sf_row ADD COLUMN w int DEFAULT 7;
 ALTER TABLE sf_heap DROP COLUMN k;
 ALTER TABLE sf_row DROP COLUMN k;
-\set s_heap 'SELECT count(*) || '' '' || sum(id + w) || '' '' || md5(string_agg(v, '''' ORDER BY id)) FROM sf_heap WHERE v LIKE ''value 1%'''
-\set s_row 'SELECT count(*) || '' '' || sum(id + w) || '' '' || md5(string_agg(v, '''' ORDER BY id)) FROM sf_row WHERE v LIKE ''value 1%'''
-SELECT result AS scan_result FROM scan_run(:'s_heap') \gset
-SELECT result = :'scan_result' AS scan_same FROM scan_run(:'s_row');
-SELECT result = :'scan_result' AS scan_same FROM scan_run(:'s_row');
+\set s_heap 'SELECT count(*) || '' '' || sum(id + w) || '' '' || md5(string_agg(v, '''' ORDER BY id)) FROM sf_heap WHERE id % 7 = 1'
+\set s_row 'SELECT count(*) || '' '' || sum(id + w) || '' '' || md5(string_agg(v, '''' ORDER BY id)) FROM sf_row WHERE id % 7 = 1'
+SELECT result AS scan_result FROM plan_run(:'s_heap', 'scan') \gset
+SELECT result = :'scan_result' AS scan_same FROM plan_run(:'s_row', 'scan');
+SELECT result = :'scan_result' AS scan_same FROM plan_run(:'s_row', 'scan');
 SELECT (SELECT string_agg(r::text, '|' ORDER BY id) FROM (SELECT * FROM sf_heap WHERE id % 997 = 0) r) =
 	   (SELECT string_agg(r::text, '|' ORDER BY id) FROM (SELECT * FROM sf_row WHERE id % 997 = 0) r)
 	   AS whole_rows_same;
 DROP TABLE sf_heap, sf_col, sf_row, sf_dense;
-DROP FUNCTION bitmap_run(text), scan_run(text);
+DROP FUNCTION plan_run(text, text);
