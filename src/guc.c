@@ -128,7 +128,7 @@ guc_define(void)
 	if (process_shared_preload_libraries_in_progress)
 		DefineCustomIntVariable("storage_engine.shared_frame_cache_size",
 								"Shared memory that keeps decompressed frames for every session.",
-								"Frames a session keeps (storage_engine.frame_cache_size) are kept here too, so that other sessions and later ones copy them instead of decompressing them again; the oldest are dropped first.  Needs the library in shared_preload_libraries; 0 turns the cache off.",
+								"Frames a session keeps (storage_engine.frame_cache_size), colcompress frames of bitmap scans over many rows, and rowcompress batches that scans of tables taking at most half of it meet again are kept here, so that every session copies them instead of decompressing them again; the oldest are dropped first.  Needs the library in shared_preload_libraries; 0 turns the cache off.",
 								&storage_engine_shared_frame_cache_size, 0, 0, MAX_KILOBYTES,
 								PGC_POSTMASTER, GUC_UNIT_KB, NULL, NULL, NULL);
 	DefineCustomIntVariable("storage_engine.write_buffer_memory",
