@@ -402,10 +402,8 @@ col_chunk_read_frame(const ColChunkRef *ref, const FrameSpot *spot,
 	if (problem != NULL)
 		col_chunk_corrupted(ref, problem);
 	frame_undelta(ref, e, nrows, out);
-	if (delta && keep == FRAME_KEEP_SHARED)
-		frame_cache_share(&key, out, e->raw_length);
-	else if (delta && keep != FRAME_KEEP_NONE)
-		frame_cache_put(&key, out, e->raw_length);
+	if (delta && keep != FRAME_KEEP_NONE)
+		frame_cache_offer(&key, out, e->raw_length, keep);
 	return e->raw_length;
 }
 

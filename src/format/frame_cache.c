@@ -434,6 +434,16 @@ frame_cache_share(const FrameCacheKey *key, const void *bytes, Size size)
 	put_shared(key, bytes, size);
 }
 
+void
+frame_cache_offer(const FrameCacheKey *key, const void *bytes, Size size,
+				  FrameKeep keep)
+{
+	if (keep == FRAME_KEEP_SHARED)
+		frame_cache_share(key, bytes, size);
+	else
+		frame_cache_put(key, bytes, size);
+}
+
 void *
 frame_cache_put(const FrameCacheKey *key, const void *bytes, Size size)
 {

@@ -99,6 +99,13 @@ extern void *frame_cache_put(const FrameCacheKey *key, const void *bytes,
 							 Size size);
 
 /*
+ * Offers key's decompressed bytes as keep says: frame_cache_share for
+ * FRAME_KEEP_SHARED, else frame_cache_put.
+ */
+extern void frame_cache_offer(const FrameCacheKey *key, const void *bytes,
+							  Size size, FrameKeep keep);
+
+/*
  * Whether this session uses a shared cache (format/shared_frames.c): there
  * is one, and its own cache is on.
  */

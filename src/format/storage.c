@@ -553,10 +553,8 @@ storage_decode_frame(Relation rel, uint64 first_block, uint64 offset,
 		storage_pin_release(&own);
 	if (problem != NULL || keep == FRAME_KEEP_NONE)
 		return problem;
-	if (keep == FRAME_KEEP_SHARED)
-		frame_cache_share(&key, raw, e->raw_length);
-	else if (keep == FRAME_KEEP_ALL || e->stored_length != e->raw_length)
-		frame_cache_put(&key, raw, e->raw_length);
+	if (keep == FRAME_KEEP_ALL || e->stored_length != e->raw_length)
+		frame_cache_offer(&key, raw, e->raw_length, keep);
 	return NULL;
 }
 

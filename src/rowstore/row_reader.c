@@ -384,46 +384,49 @@ batch_dict(RowReader *r, const BatchMeta *b, const Codec *codec,
 }
 
 static void index_frame(RowReader *r, const BatchMeta *b, const FrameEntry *e,
-						bool one_row, uint32 nrows, char *raw, uint32 base,
-						uint32 *offsets);
+						bool check_whole, uint32 nrows, char *raw,
+						uint32 base, uint32 *offsets);
 
 /*
- * Decodes frame e (nrows rows) from its stored bytes into raw (room for
- * e->raw_length, MAXALIGNed) and checks its rows; offsets[i] gets row i's
- * offset from base (the frame's place in the reader's raw buffer), with
- * ROW_BATCH_SLOW_ROW kept.  A fetch by TID (one_row) checks its CRC and
- * leaves the rows checked only as far as their lengths, flagged
- * ROW_BATCH_UNCHECKED: it will use one or a few of them, each checked
- * fully before use (store_tuple).
+ * Decodes frame e (nrows rows) of a batch whose CRC was checked from its
+ * stored bytes into raw (room for e->raw_length, MAXALIGNed) and indexes its
+ * rows (index_frame).
  */
 static void
 decode_frame(RowReader *r, const BatchMeta *b, const Codec *codec,
 			 const CodecDict *dict, const FrameEntry *e, const char *stored,
-			 bool one_row, uint32 nrows, char *raw, uint32 base,
+			 bool check_whole, uint32 nrows, char *raw, uint32 base,
 			 uint32 *offsets)
 {
 	const char *problem;
 
 	CHECK_FOR_INTERRUPTS();
-	problem = frames_decode(e, stored, codec, dict, one_row, raw);
+	problem = frames_decode(e, stored, codec, dict, false, raw);
 	if (problem != NULL)
 		batch_corrupted(r, b, problem);
-	index_frame(r, b, e, one_row, nrows, raw, base, offsets);
+	index_frame(r, b, e, check_whole, nrows, raw, base, offsets);
 }
 
-/* decode_frame's second step, on the frame's raw bytes. */
+/*
+ * Finds the rows of the frame e decoded in raw: offsets[i] gets row i's
+ * offset from base (the frame's place in the reader's raw buffer), with
+ * ROW_BATCH_SLOW_ROW kept.  Unless check_whole, the rows are checked only
+ * as far as their lengths and flagged ROW_BATCH_UNCHECKED: a fetch by TID
+ * uses one or a few of them, each checked fully before use (store_tuple),
+ * and a scan reading read_upto columns checks each as it reads it.
+ */
 static void
 index_frame(RowReader *r, const BatchMeta *b, const FrameEntry *e,
-			bool one_row, uint32 nrows, char *raw, uint32 base,
+			bool check_whole, uint32 nrows, char *raw, uint32 base,
 			uint32 *offsets)
 {
 	const char *problem;
 	uint32		i;
 
-	problem = one_row || r->read_upto > 0 ?
-		row_batch_index(raw, e->raw_length, r->attrs, r->desc->natts,
-						nrows, offsets) :
+	problem = check_whole ?
 		row_batch_check(raw, e->raw_length, r->attrs, r->desc->natts,
+						nrows, offsets) :
+		row_batch_index(raw, e->raw_length, r->attrs, r->desc->natts,
 						nrows, offsets);
 	if (problem != NULL)
 		batch_corrupted(r, b, problem);
@@ -525,17 +528,13 @@ read_batch_rows(RowReader *r, const BatchMeta *b, const Codec *codec)
 	bool		keep = false;
 	char	   *block;
 	Size		header = kept_batch_header(b);
-	int			read_upto = r->read_upto;
 
 	if (shares_batches(r))
 	{
 		batch_key(r, b, &key);
 		if (load_kept_batch(r, b, &key))
 			return;
-		/* rows kept are checked whole, for readers of any columns */
 		keep = frame_cache_share_wanted(&key, header + b->raw_length);
-		if (keep)
-			r->read_upto = 0;
 	}
 	place = batch_place(b);
 	stored = palloc(Max(unit_length, 1));
@@ -566,14 +565,17 @@ read_batch_rows(RowReader *r, const BatchMeta *b, const Codec *codec)
 	{
 		const FrameEntry *e = &dir.entries[i];
 
-		/* the whole batch's CRC covered every frame */
-		decode_frame(r, b, codec, dict, e, stored + dir.offsets[i], false,
+		/*
+		 * the whole batch's CRC covered every frame; rows kept are checked
+		 * whole, for readers of any columns
+		 */
+		decode_frame(r, b, codec, dict, e, stored + dir.offsets[i],
+					 keep || r->read_upto == 0,
 					 frames_rows(dir.entries, dir.nframes, i, (uint32) b->row_count),
 					 r->raw + base, (uint32) base, r->row_offsets + e->first_row);
 		base += MAXALIGN(e->raw_length);
 	}
 	r->raw_length = base;
-	r->read_upto = read_upto;
 	*(uint64 *) block = base;
 	if (keep)
 		frame_cache_share(&key, block, header + base);
@@ -680,7 +682,7 @@ load_frame(RowReader *r, int index, uint32 pos)
 									   NULL, &place, NULL);
 		if (problem != NULL)
 			batch_corrupted(r, b, problem);
-		index_frame(r, b, &spot->entry, true, spot->nrows, r->raw, 0,
+		index_frame(r, b, &spot->entry, false, spot->nrows, r->raw, 0,
 					r->row_offsets);
 		MemoryContextSwitchTo(old);
 		r->batch_index = index;
