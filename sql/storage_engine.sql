@@ -37,6 +37,27 @@ CREATE FUNCTION engine.version()
 COMMENT ON FUNCTION engine.version()
 	IS 'version of the loaded storage_engine library and the codecs it was built with';
 
+-- The shared frame cache (storage_engine.shared_frame_cache_size,
+-- src/format/shared_frames.c): its bytes and frames now, and its counts
+-- since the server started.  All zero when it is off.
+CREATE FUNCTION engine.shared_frame_cache_stats(
+	OUT size_bytes bigint,
+	OUT used_bytes bigint,
+	OUT frames bigint,
+	OUT pinned_frames bigint,
+	OUT hits bigint,
+	OUT misses bigint,
+	OUT stored bigint,
+	OUT evicted bigint)
+	RETURNS record
+	LANGUAGE C STRICT
+	AS 'MODULE_PATHNAME', 'engine_shared_frame_cache_stats';
+COMMENT ON FUNCTION engine.shared_frame_cache_stats()
+	IS 'size, contents and counts of the shared frame cache';
+CREATE VIEW engine.shared_frame_cache AS
+	SELECT * FROM engine.shared_frame_cache_stats();
+GRANT SELECT ON engine.shared_frame_cache TO PUBLIC;
+
 -- ==== colcompress metadata (src/catalog/stripe_meta.c) ====
 --
 -- Every colcompress relation's storage has a storage id (in its metapage);

@@ -419,10 +419,10 @@ frame_cache_share_wanted(const FrameCacheKey *key, Size size)
 	return shared_room_for(key, size) && met_before(key);
 }
 
-char *
-frame_cache_shared_copy(const FrameCacheKey *key, Size *size)
+const char *
+frame_cache_shared_pin(const FrameCacheKey *key, Size *size, MemoryContext cxt)
 {
-	return shares(key) ? shared_frames_copy(key, size) : NULL;
+	return shares(key) ? shared_frames_pin(key, size, cxt) : NULL;
 }
 
 void

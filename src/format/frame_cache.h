@@ -124,12 +124,13 @@ extern void frame_cache_share(const FrameCacheKey *key, const void *bytes,
  * For a reader that keeps whole units in the shared cache only (rowcompress
  * scans): the shared cache's bytes, 0 when this session uses none; whether
  * the unit of key, of size bytes, would be kept if read now (it was met
- * before, and there is room; it is met from now on); and a palloc'd copy
- * of what is kept for key, with its length, or NULL.
+ * before, and there is room; it is met from now on); and what is kept for
+ * key, with its length, read in place until cxt is reset, or NULL.
  */
 extern Size frame_cache_shared_size(void);
 extern bool frame_cache_share_wanted(const FrameCacheKey *key, Size size);
-extern char *frame_cache_shared_copy(const FrameCacheKey *key, Size *size);
+extern const char *frame_cache_shared_pin(const FrameCacheKey *key, Size *size,
+										  MemoryContext cxt);
 
 /* The bytes of rows the cache may keep (format/row_cache.c); 0 when off. */
 extern Size frame_cache_rows_room(void);

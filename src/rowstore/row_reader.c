@@ -492,19 +492,24 @@ kept_batch_header(const BatchMeta *b)
 	return MAXALIGN(sizeof(uint64) + sizeof(uint32) * b->row_count);
 }
 
-/* Loads batch b as kept under key, if it is; false when not. */
+/*
+ * Loads batch b as kept under key, if it is; false when not.  The rows are
+ * read in place, pinned until the batch's memory is reset; the offsets are
+ * copied, as dropping deleted rows rewrites them.
+ */
 static bool
 load_kept_batch(RowReader *r, const BatchMeta *b, const FrameCacheKey *key)
 {
 	Size		header = kept_batch_header(b);
 	Size		size;
-	char	   *kept = frame_cache_shared_copy(key, &size);
+	const char *kept = frame_cache_shared_pin(key, &size, r->batch_cxt);
 
 	if (kept == NULL)
 		return false;
-	if (size < header || *(uint64 *) kept != size - header)
+	if (size < header || *(const uint64 *) kept != size - header)
 		elog(ERROR, "shared frame cache entry of a rowcompress batch has the wrong length");
-	r->row_offsets = (uint32 *) (kept + sizeof(uint64));
+	r->row_offsets = palloc(sizeof(uint32) * b->row_count);
+	memcpy(r->row_offsets, kept + sizeof(uint64), sizeof(uint32) * b->row_count);
 	r->raw = kept + header;
 	r->raw_length = size - header;
 	return true;
@@ -572,7 +577,8 @@ read_batch_rows(RowReader *r, const BatchMeta *b, const Codec *codec)
 		decode_frame(r, b, codec, dict, e, stored + dir.offsets[i],
 					 keep || r->read_upto == 0,
 					 frames_rows(dir.entries, dir.nframes, i, (uint32) b->row_count),
-					 r->raw + base, (uint32) base, r->row_offsets + e->first_row);
+					 block + header + base, (uint32) base,
+					 r->row_offsets + e->first_row);
 		base += MAXALIGN(e->raw_length);
 	}
 	r->raw_length = base;
@@ -602,6 +608,7 @@ row_reader_load_batch(RowReader *r, int index)
 	codec = check_batch(r, b);
 	r->raw = NULL;
 	r->row_offsets = NULL;
+	r->prefetched = 0;
 	if (!r->no_columns)
 		read_batch_rows(r, b, codec);
 
@@ -649,6 +656,7 @@ load_frame(RowReader *r, int index, uint32 pos)
 		const char *problem;
 		MemoryContext old;
 		char	   *stored;
+		char	   *raw;
 		const CodecDict *dict;
 
 		MemoryContextReset(r->batch_cxt);
@@ -665,7 +673,9 @@ load_frame(RowReader *r, int index, uint32 pos)
 		old = MemoryContextSwitchTo(r->batch_cxt);
 		dict = batch_dict(r, b, codec, NULL);
 		stored = palloc(Max(spot->entry.stored_length, 1));
-		r->raw = palloc(Max(spot->entry.raw_length, 1));
+		raw = palloc(Max(spot->entry.raw_length, 1));
+		r->raw = raw;
+		r->prefetched = 0;
 		r->raw_length = spot->entry.raw_length;
 		r->row_offsets = palloc(sizeof(uint32) * spot->nrows);
 		CHECK_FOR_INTERRUPTS();
@@ -678,11 +688,11 @@ load_frame(RowReader *r, int index, uint32 pos)
 		 */
 		problem = storage_decode_frame(r->rel, b->first_block, spot->offset,
 									   b->checksum, &spot->entry, codec, dict,
-									   stored, r->raw, FRAME_KEEP_COMPRESSED,
+									   stored, raw, FRAME_KEEP_COMPRESSED,
 									   NULL, &place, NULL);
 		if (problem != NULL)
 			batch_corrupted(r, b, problem);
-		index_frame(r, b, &spot->entry, false, spot->nrows, r->raw, 0,
+		index_frame(r, b, &spot->entry, false, spot->nrows, raw, 0,
 					r->row_offsets);
 		MemoryContextSwitchTo(old);
 		r->batch_index = index;
@@ -899,12 +909,44 @@ store_tuple(RowReader *r, uint32 *row_offset, uint64 rownum,
 	slot->tts_tableOid = RelationGetRelid(r->rel);
 }
 
+/*
+ * A scan reading row i of the loaded batch asks for the batch's next
+ * ROW_PREFETCH_AHEAD bytes.  A batch read in place from the shared frame
+ * cache comes from memory, not the processor's caches, and reading a few
+ * lines of each row stalled on every row: in place, the benchmark's Q2 on
+ * rowcompress took 40% longer than copying each batch first (a copy
+ * streams).  Asked for ahead, it took a quarter less than with the copy.
+ * Rows are read in order, skipping some (deleted, filtered out): past the
+ * bytes asked for, the asking starts again at the row.
+ */
+#define ROW_PREFETCH_AHEAD 2048
+#define ROW_PREFETCH_LINE 64
+
+#if defined(__GNUC__) || defined(__clang__)
+#define prefetch_line(p) __builtin_prefetch(p)
+#else
+#define prefetch_line(p) ((void) (p))
+#endif
+
+static inline void
+prefetch_rows(RowReader *r, uint32 i)
+{
+	uint64		at = ROW_BATCH_OFFSET(r->row_offsets[i]);
+	uint64		end = Min(at + ROW_PREFETCH_AHEAD, r->raw_length);
+
+	if (r->prefetched < at || r->prefetched > end)
+		r->prefetched = at;
+	for (; r->prefetched < end; r->prefetched += ROW_PREFETCH_LINE)
+		prefetch_line(r->raw + r->prefetched);
+}
+
 bool
 row_reader_read_columns(RowReader *r, uint32 i, int upto, Datum *values,
 						bool *isnull)
 {
 	if (r->no_columns || upto > r->read_upto)
 		elog(ERROR, "rowcompress reader asked for columns it does not read");
+	prefetch_rows(r, i);
 	return read_columns(r, r->row_offsets[i], upto, values, isnull);
 }
 
@@ -921,6 +963,7 @@ row_reader_store_row(RowReader *r, uint32 i, TupleTableSlot *slot)
 		slot->tts_tableOid = RelationGetRelid(r->rel);
 		return;
 	}
+	prefetch_rows(r, i);
 	store_tuple(r, &r->row_offsets[i], r->rownums[i], slot);
 }
 

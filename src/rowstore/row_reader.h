@@ -49,8 +49,10 @@ typedef struct RowReader
 	/* the batch loaded (index into batches; -1 for none) */
 	int			batch_index;
 	BatchMeta  *batch;
-	char	   *raw;			/* decompressed and checked */
+	const char *raw;			/* decompressed and checked; may be in the
+								 * shared frame cache, pinned: read only */
 	uint64		raw_length;
+	uint64		prefetched;		/* raw's bytes asked for up to here */
 	uint32	   *row_offsets;	/* [row_count] MinimalTuple of each row */
 	uint64	   *rownums;		/* [row_count] row number of each row */
 	uint32		nrows;			/* rows visible to the snapshot */

@@ -151,5 +151,49 @@ SELECT result = :'scan_result' AS scan_same FROM plan_run(:'s_row', 'scan');
 SELECT (SELECT string_agg(r::text, '|' ORDER BY id) FROM (SELECT * FROM sf_heap WHERE id % 997 = 0) r) =
 	   (SELECT string_agg(r::text, '|' ORDER BY id) FROM (SELECT * FROM sf_row WHERE id % 997 = 0) r)
 	   AS whole_rows_same;
+
+-- engine.shared_frame_cache: the cache's size, what it holds, its counts
+SELECT size_bytes = 32 * 1024 * 1024 AS sized_by_setting,
+	   frames > 0 AND used_bytes > 0 AND used_bytes <= size_bytes AS holds_frames,
+	   hits > 0 AND misses > 0 AND stored >= frames AS counted
+  FROM engine.shared_frame_cache;
+
+-- A scan reads kept batches in place, each pinned while the scan is in it.
+-- Whether every pin is gone: other sessions (autovacuum's ANALYZE) may
+-- hold one for a moment, a pin left behind stays.
+CREATE FUNCTION pins_released() RETURNS bool LANGUAGE plpgsql AS $$
+BEGIN
+	FOR i IN 1..1000 LOOP
+		IF (SELECT pinned_frames FROM engine.shared_frame_cache) = 0 THEN
+			RETURN true;
+		END IF;
+		PERFORM pg_sleep(0.01);
+	END LOOP;
+	RETURN false;
+END $$;
+SELECT pins_released();
+-- a cursor inside a batch holds its pin until it is closed
+BEGIN;
+DECLARE sf_cursor CURSOR FOR SELECT id, v FROM sf_row;
+FETCH 2 FROM sf_cursor;
+SELECT pinned_frames > 0 AS cursor_pins FROM engine.shared_frame_cache;
+CLOSE sf_cursor;
+COMMIT;
+SELECT pins_released();
+-- a statement failing in the middle of a scan, and a transaction failing
+-- with a cursor inside a batch, leave none
+SELECT sum(1 / (id - 15000)) FROM sf_row;
+SELECT pins_released();
+BEGIN;
+DECLARE sf_cursor CURSOR FOR SELECT id, v FROM sf_row;
+FETCH 2 FROM sf_cursor;
+SELECT 1 / 0;
+ROLLBACK;
+SELECT pins_released();
+-- the rows read in place are those of heap
+SELECT (SELECT string_agg(r::text, '|' ORDER BY id) FROM sf_heap r) =
+	   (SELECT string_agg(r::text, '|' ORDER BY id) FROM sf_row r) AS scan_rows_same;
+
 DROP TABLE sf_heap, sf_col, sf_row, sf_dense;
 DROP FUNCTION plan_run(text, text);
+DROP FUNCTION pins_released();

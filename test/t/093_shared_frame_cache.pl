@@ -1,9 +1,12 @@
 # The shared frame cache (storage_engine.shared_frame_cache_size) under
 # sessions side by side: lookups by index on colcompress and rowcompress
-# tables, each checked against heap in the same statement, while other
-# sessions update the rows they look up and VACUUM frees and reuses blocks.
-# The cache is small, so frames are pushed out of it all the time while
-# others are copied in and out.  Every lookup must return heap's rows.
+# tables, and scans of a rowcompress table small enough for its batches to
+# be kept (read in place, pinned), each checked against heap in the same
+# snapshot, while other sessions update the rows they read and VACUUM frees
+# and reuses blocks.  The cache is small, so frames are pushed out of it all
+# the time while others are copied in and out, and cursors left inside a
+# batch keep it pinned.  Every read must return heap's rows, and no pin may
+# outlive its reader.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -45,6 +48,26 @@ $node->safe_psql('postgres', q{
 		RETURN r;
 	END $$;
 
+	-- read whole by scans: its rows take a third of the cache, in batches
+	-- of 12 kB (a frame may take at most a sixteenth of its partition)
+	CREATE TABLE sf_sh (id int PRIMARY KEY, v text);
+	INSERT INTO sf_sh SELECT g, 'scan ' || g || repeat('s', g % 20)
+	  FROM generate_series(1, 12000) g;
+	CREATE TABLE sf_s (LIKE sf_sh) USING rowcompress WITH (batch_size = 200);
+	INSERT INTO sf_s SELECT * FROM sf_sh;
+
+	-- an error when a scan of sf_s differs from heap's
+	CREATE FUNCTION check_scan() RETURNS void LANGUAGE plpgsql AS $$
+	BEGIN
+		SET LOCAL enable_indexscan = off;
+		SET LOCAL enable_bitmapscan = off;
+		IF (SELECT count(*) || md5(string_agg(id || v, '|' ORDER BY id)) FROM sf_s)
+		   IS DISTINCT FROM
+		   (SELECT count(*) || md5(string_agg(id || v, '|' ORDER BY id)) FROM sf_sh) THEN
+			RAISE EXCEPTION 'rowcompress scan differs from heap''s';
+		END IF;
+	END $$;
+
 	-- an error when a lookup of key k differs from heap's
 	CREATE FUNCTION check_key(k int) RETURNS void LANGUAGE plpgsql AS $$
 	BEGIN
@@ -60,21 +83,31 @@ $node->safe_psql('postgres', q{
 });
 
 # readers look up keys of a small range, so that each session meets frames
-# again and keeps them, in one snapshot for both tables; writers change the
-# rows of those keys
+# again and keeps them, in one snapshot for both tables, and scan sf_s, some
+# while a cursor of theirs holds a batch of it; writers change the rows of
+# those keys and of sf_s
 my $read = test_file('read.sql', q{\set k random(0, 59)
+\set held random(0, 1)
 BEGIN ISOLATION LEVEL REPEATABLE READ;
 SELECT check_key(:k * 10);
+\if :held
+DECLARE held CURSOR FOR SELECT id, v FROM sf_s;
+FETCH 150 FROM held;
+\endif
+SELECT check_scan();
 COMMIT;
 });
 my $write = test_file('write.sql', q{\set k random(0, 59)
+\set id random(1, 12000)
 BEGIN;
 UPDATE sf_h SET v = v || 'x' WHERE k = :k * 10 AND id % 3 = 0;
 UPDATE sf_c SET v = v || 'x' WHERE k = :k * 10 AND id % 3 = 0;
 UPDATE sf_r SET v = v || 'x' WHERE k = :k * 10 AND id % 3 = 0;
+UPDATE sf_sh SET v = v || 'y' WHERE id BETWEEN :id AND :id + 20;
+UPDATE sf_s SET v = v || 'y' WHERE id BETWEEN :id AND :id + 20;
 COMMIT;
 });
-my $vacuum = test_file('vacuum.sql', "VACUUM sf_c;\nVACUUM sf_r;\n");
+my $vacuum = test_file('vacuum.sql', "VACUUM sf_c;\nVACUUM sf_r;\nVACUUM sf_s;\n");
 
 my ($wout, $werr, $vout, $verr, $out, $err) = ('', '', '', '', '', '');
 my $w = IPC::Run::start(
@@ -96,7 +129,7 @@ my ($writes) = $wout =~ /number of transactions actually processed: (\d+)/;
 my ($vacuums) = $vout =~ /number of transactions actually processed: (\d+)/;
 note('lookups: ' . ($reads // 'none') . ', updates: ' . ($writes // 'none')
 	  . ', vacuums: ' . ($vacuums // 'none'));
-ok($ok, 'every lookup returned heap\'s rows') or diag($err);
+ok($ok, 'every lookup and scan returned heap\'s rows') or diag($err);
 cmp_ok($reads // 0, '>', 100, 'lookups ran');
 cmp_ok($writes // 0, '>', 10, 'updates ran');
 
@@ -104,6 +137,45 @@ cmp_ok($writes // 0, '>', 10, 'updates ran');
 is($node->safe_psql('postgres',
 		'SELECT count(*) FROM generate_series(0, 599) k, LATERAL check_key(k)'),
 	'600', 'every key returns heap\'s rows afterwards');
+
+# every pin went with its reader (autovacuum may hold one for a moment)
+ok($node->poll_query_until('postgres',
+		'SELECT pinned_frames = 0 FROM engine.shared_frame_cache'),
+	'no frame stays pinned');
+is($node->safe_psql('postgres', q{
+	SELECT size_bytes = 4 * 1024 * 1024, hits > 0, evicted > 0,
+		   used_bytes <= size_bytes, stored >= frames
+	  FROM engine.shared_frame_cache}),
+	't|t|t|t|t', 'engine.shared_frame_cache counted hits and evictions');
+is($node->safe_psql('postgres', 'SELECT check_scan()'), '',
+	'a scan returns heap\'s rows afterwards');
+
+# A session whose cursor sits inside a batch pins it; the batch must not be
+# pushed out (nor its bytes overwritten) while others keep new frames, and
+# the pin goes when the session is terminated in the middle of it.
+my ($hout, $herr) = ('', '');
+my $holder = IPC::Run::start(
+	[ 'psql', '-XAtq', '-d', $node->connstr('postgres'), '-c',
+	  'BEGIN; DECLARE held CURSOR FOR SELECT id, v FROM sf_s; '
+	  . 'FETCH 150 FROM held; SELECT pg_sleep(300); COMMIT;' ],
+	'>', \$hout, '2>', \$herr);
+$node->poll_query_until('postgres', q{
+	SELECT count(*) = 1 FROM pg_stat_activity WHERE wait_event = 'PgSleep'})
+  or die 'the cursor did not start';
+cmp_ok($node->safe_psql('postgres',
+		'SELECT pinned_frames FROM engine.shared_frame_cache'),
+	'>', 0, 'a cursor inside a batch pins it');
+is($node->safe_psql('postgres', q{
+	SELECT count(*) FROM generate_series(0, 599) k, LATERAL check_key(k);
+	SELECT check_scan(); SELECT check_scan();}),
+	"600\n\n", 'lookups and scans return heap\'s rows while a batch is pinned');
+$node->safe_psql('postgres', q{
+	SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+	 WHERE wait_event = 'PgSleep'});
+$holder->finish;
+ok($node->poll_query_until('postgres',
+		'SELECT pinned_frames = 0 FROM engine.shared_frame_cache'),
+	'a terminated session leaves no pin');
 
 # the setting needs a restart; the cache is empty after one, and off at 0
 $node->append_conf('postgresql.conf', 'storage_engine.shared_frame_cache_size = 0');
@@ -113,6 +185,9 @@ is($node->safe_psql('postgres', 'SHOW storage_engine.shared_frame_cache_size'),
 is($node->safe_psql('postgres',
 		'SELECT count(*) FROM generate_series(0, 599) k, LATERAL check_key(k)'),
 	'600', 'every key returns heap\'s rows without it');
+is($node->safe_psql('postgres', q{
+	SELECT size_bytes, frames, hits FROM engine.shared_frame_cache}),
+	'0|0|0', 'engine.shared_frame_cache shows it off');
 
 $node->stop;
 done_testing();
