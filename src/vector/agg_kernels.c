@@ -1075,6 +1075,14 @@ agg_kernel_safe_bounds(const AggKernel *k, const AggExprBounds *b, uint64 rows)
 }
 
 bool
+agg_kernel_same_state(const AggKernel *a, const AggKernel *b)
+{
+	/* a percentile's result sorts its values in place, by its own order */
+	return a->add == b->add && a->state_size == b->state_size &&
+		a->add != value_list_add;
+}
+
+bool
 agg_kernel_reads_scaled(const AggKernel *k)
 {
 #ifdef VEC_HAVE_SCALED_NUMERIC

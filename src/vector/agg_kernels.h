@@ -121,6 +121,14 @@ extern bool agg_kernel_keeps_one_of_ties(const AggKernel *k, Aggref *aggref);
  */
 extern bool agg_kernel_reads_scaled(const AggKernel *k);
 
+/*
+ * Whether kernel b's results can read the state kernel a keeps over the
+ * same input: the same additions into the same state, which results only
+ * read (as PostgreSQL shares transition states: sum and avg of numeric
+ * both run numeric_avg_accum).
+ */
+extern bool agg_kernel_same_state(const AggKernel *a, const AggKernel *b);
+
 /* The state of a participant of a parallel aggregation, as a bytea. */
 extern bytea *agg_kernel_export(const AggKernel *k, void *state);
 

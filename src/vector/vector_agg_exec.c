@@ -94,6 +94,8 @@ typedef struct VecAggColumn
 	/* a column other kernels also read as scaled numerics: made once */
 	bool		shares_scaled;
 	ColumnBatch view;			/* the column with its scaled values */
+	/* -1, or the earlier column whose states this one's results read */
+	int			same_as;
 } VecAggColumn;
 
 /* What the node asks of the scan below it: one for each access method. */
@@ -160,6 +162,7 @@ typedef struct VecAggState
 } VecAggState;
 
 static Node *create_vector_agg_state(CustomScan *cscan);
+static void share_states(VecAggState *state);
 static void share_scaled(VecAggState *state);
 static void ask_scaled(VecAggState *state);
 static void begin_vector_agg(CustomScanState *node, EState *estate, int eflags);
@@ -410,6 +413,7 @@ begin_vector_agg(CustomScanState *node, EState *estate, int eflags)
 		TargetEntry *te = lfirst(lc);
 		VecAggColumn *col = &state->columns[i++];
 
+		col->same_as = -1;
 		if (IsA(te->expr, Aggref))
 		{
 			Aggref	   *aggref = (Aggref *) te->expr;
@@ -430,6 +434,7 @@ begin_vector_agg(CustomScanState *node, EState *estate, int eflags)
 	}
 	if (state->mode != VEC_AGG_COMBINE)
 	{
+		share_states(state);
 		share_scaled(state);
 		ask_scaled(state);
 	}
@@ -456,6 +461,52 @@ begin_vector_agg(CustomScanState *node, EState *estate, int eflags)
 										   ALLOCSET_SMALL_SIZES);
 }
 
+/*
+ * Points each aggregate whose kernel keeps the same state over the same
+ * input as an earlier one (sum and avg of a column; one aggregate twice)
+ * at that one's states, which only that one adds to: on the benchmark's
+ * sum and avg of a numeric column, adding each value twice was a quarter
+ * of the query.  A participant's merged states (COMBINE) stay apart.
+ */
+static void
+share_states(VecAggState *state)
+{
+	int			i;
+	int			j;
+
+	for (i = 0; i < state->ncolumns; i++)
+	{
+		VecAggColumn *col = &state->columns[i];
+
+		if (col->kernel == NULL)
+			continue;
+		for (j = 0; j < i; j++)
+		{
+			VecAggColumn *other = &state->columns[j];
+
+			if (other->kernel == NULL || other->same_as >= 0 ||
+				!agg_kernel_same_state(other->kernel, col->kernel) ||
+				other->has_input != col->has_input)
+				continue;
+			if (col->has_input &&
+				(other->input.attno != col->input.attno ||
+				 (col->input.attno < 0 &&
+				  !equal(other->input.source, col->input.source))))
+				continue;
+			col->same_as = j;
+			break;
+		}
+	}
+}
+
+/* The states col's results read: its own, or those it shares. */
+static char *
+states_of(VecAggState *state, VecAggColumn *col)
+{
+	return col->same_as >= 0 ? state->columns[col->same_as].states :
+		col->states;
+}
+
 #ifdef VEC_HAVE_SCALED_NUMERIC
 /*
  * Marks the columns that two or more kernels read as scaled numerics (sum,
@@ -470,13 +521,15 @@ share_scaled(VecAggState *state)
 	int			i;
 
 	for (i = 0; i < state->ncolumns; i++)
-		if (reads_scaled_column(&state->columns[i], natts))
+		if (reads_scaled_column(&state->columns[i], natts) &&
+			state->columns[i].same_as < 0)
 			readers[state->columns[i].input.attno]++;
 	for (i = 0; i < state->ncolumns; i++)
 	{
 		VecAggColumn *col = &state->columns[i];
 
-		if (reads_scaled_column(col, natts) && readers[col->input.attno] > 1)
+		if (reads_scaled_column(col, natts) && col->same_as < 0 &&
+			readers[col->input.attno] > 1)
 		{
 			col->shares_scaled = true;
 			if (state->scaled == NULL)
@@ -554,7 +607,7 @@ grow_states(VecAggState *state)
 		VecAggColumn *col = &state->columns[i];
 		Size		size;
 
-		if (col->kernel == NULL)
+		if (col->kernel == NULL || col->same_as >= 0)
 			continue;
 		size = col->kernel->state_size;
 		if (col->states == NULL)
@@ -750,7 +803,7 @@ add_batch(VecAggState *state, RowBatch *b)
 	{
 		VecAggColumn *col = &state->columns[i];
 
-		if (col->kernel == NULL)
+		if (col->kernel == NULL || col->same_as >= 0)
 			continue;
 		if (!col->kernel->add(col->states, groups,
 							  col->shares_scaled ? scaled_view(state, col, b) :
@@ -1009,13 +1062,13 @@ exec_vector_agg(CustomScanState *node)
 			{
 				slot->tts_values[i] =
 					PointerGetDatum(agg_kernel_export(col->kernel,
-													  col->states + col->kernel->state_size * group));
+													  states_of(state, col) + col->kernel->state_size * group));
 				slot->tts_isnull[i] = false;
 				continue;
 			}
 			result = state->mode == VEC_AGG_PARTIAL ?
 				col->kernel->partial : col->kernel->final;
-			slot->tts_values[i] = result(col->states + col->kernel->state_size * group,
+			slot->tts_values[i] = result(states_of(state, col) + col->kernel->state_size * group,
 										 col->info, &slot->tts_isnull[i]);
 		}
 		MemoryContextSwitchTo(old);

@@ -320,6 +320,13 @@ SELECT q, check_par(q) AS result, agg_path(q) AS path FROM unnest(ARRAY[
 	'SELECT g, sum(nu * 2) FROM va_par GROUP BY g',
 	'SELECT g, sum(f8 * ''2.2397447421778042e102''::float8) FROM va_par GROUP BY g'
 ]) AS q;
+-- aggregates keeping the same state over the same input share it (sum and
+-- avg of a column or an expression; one aggregate twice), also in the
+-- participants of the node's own parallel aggregation (count(DISTINCT))
+SELECT q, check_par(q) AS result, agg_path(q) AS path FROM unnest(ARRAY[
+	'SELECT g, sum(n * 2), avg(n * 2), sum(n * 3), avg(i8), sum(i8), count(*), count(*) FROM va_par GROUP BY g',
+	'SELECT g, count(DISTINCT i4), sum(n), avg(n), sum(i4), avg(i4), sum(i4) FROM va_par GROUP BY g'
+]) AS q;
 -- a NaN in the zone maps: every participant leaves its share to PostgreSQL
 INSERT INTO va_par VALUES (1, 1, 1, 'NaN', 1, 'NaN', '2024-01-01');
 INSERT INTO va_par_heap VALUES (1, 1, 1, 'NaN', 1, 'NaN', '2024-01-01');
