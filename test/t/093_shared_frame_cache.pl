@@ -130,7 +130,9 @@ my ($vacuums) = $vout =~ /number of transactions actually processed: (\d+)/;
 note('lookups: ' . ($reads // 'none') . ', updates: ' . ($writes // 'none')
 	  . ', vacuums: ' . ($vacuums // 'none'));
 ok($ok, 'every lookup and scan returned heap\'s rows') or diag($err);
-cmp_ok($reads // 0, '>', 100, 'lookups ran');
+# each read looks up a key and scans sf_s twice (against heap): a few
+# dozen in a loaded CI run
+cmp_ok($reads // 0, '>', 20, 'lookups and scans ran');
 cmp_ok($writes // 0, '>', 10, 'updates ran');
 
 # every key once more, from one session, after all of it
