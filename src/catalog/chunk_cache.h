@@ -21,4 +21,16 @@ extern const ChunkMeta *chunk_cache_get(const StripeMeta *stripe, int group);
 extern void chunk_cache_put(const StripeMeta *stripe, int group,
 							const ChunkMeta *chunks);
 
+/*
+ * A stripe's chunks as stripe_meta_chunks reads them, zone bounds included,
+ * in one palloc'd piece, and its chunk groups' row counts into group_rows;
+ * NULL when not kept.
+ */
+extern ChunkMeta *chunk_cache_get_stripe(const StripeMeta *stripe,
+										 uint32 *group_rows);
+
+extern void chunk_cache_put_stripe(const StripeMeta *stripe,
+								   const uint32 *group_rows,
+								   const ChunkMeta *chunks);
+
 #endif							/* STORAGE_ENGINE_CHUNK_CACHE_H */

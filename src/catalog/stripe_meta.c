@@ -362,8 +362,8 @@ stripe_meta_chunks(const StripeMeta *stripe, Snapshot snapshot,
 				   uint32 *group_rows)
 {
 	int			ngroups = stripe->chunk_group_count;
-	bool	   *group_seen = palloc0(sizeof(bool) * Max(ngroups, 1));
-	Snapshot	snap = meta_snapshot_for(snapshot, stripe->storage_id);
+	bool	   *group_seen;
+	Snapshot	snap;
 	ChunkMeta  *chunks;
 	ScanKeyData keys[2];
 	Relation	rel;
@@ -371,6 +371,15 @@ stripe_meta_chunks(const StripeMeta *stripe, Snapshot snapshot,
 	HeapTuple	tuple;
 	int			i;
 
+	/* under a snapshot that is not MVCC the stripe may be gone (read_chunks) */
+	if (snapshot != NULL && IsMVCCSnapshot(snapshot))
+	{
+		chunks = chunk_cache_get_stripe(stripe, group_rows);
+		if (chunks != NULL)
+			return chunks;
+	}
+	group_seen = palloc0(sizeof(bool) * Max(ngroups, 1));
+	snap = meta_snapshot_for(snapshot, stripe->storage_id);
 	meta_storage_key(&keys[0], Anum_chunk_group_storage_id, stripe->storage_id);
 	ScanKeyInit(&keys[1], Anum_chunk_group_stripe_num, BTEqualStrategyNumber,
 				F_INT8EQ, Int64GetDatum((int64) stripe->stripe_num));
@@ -402,6 +411,7 @@ stripe_meta_chunks(const StripeMeta *stripe, Snapshot snapshot,
 	if (chunks == NULL)
 		meta_corrupted("chunk", stripe->storage_id,
 					   "the chunks of a stripe being scanned are gone");
+	chunk_cache_put_stripe(stripe, group_rows, chunks);
 	return chunks;
 }
 

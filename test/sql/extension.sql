@@ -22,10 +22,11 @@ CREATE EXTENSION storage_engine;
 SELECT count(*) AS ams FROM pg_am WHERE amname IN ('colcompress', 'rowcompress');
 SELECT engine.version() LIKE 'storage_engine %' AS version_ok;
 
--- Fetches by row number keep chunk metadata for the backend's life, keyed
--- by storage and stripe numbers, which a new extension hands out again: a
--- table made after DROP / CREATE EXTENSION must not be read with the
--- metadata of the one dropped (same numbers, other values).
+-- Fetches by row number, and scans, keep chunk metadata for the backend's
+-- life, keyed by storage and stripe numbers, which a new extension hands
+-- out again: a table made after DROP / CREATE EXTENSION must not be read
+-- with the metadata of the one dropped (same numbers, other values, other
+-- zone bounds: v >= 'second' would prune every chunk group with the old).
 SET enable_seqscan = off;
 SET enable_bitmapscan = off;
 CREATE TABLE cache_t (id int, v text) USING colcompress;
@@ -33,10 +34,17 @@ INSERT INTO cache_t SELECT g, 'first ' || g FROM generate_series(1, 3000) g;
 CREATE INDEX ON cache_t (id);
 SELECT storage_id AS first_storage FROM engine.stripe LIMIT 1 \gset
 SELECT v FROM cache_t WHERE id IN (5, 2500) ORDER BY id;
+RESET enable_seqscan;
+EXPLAIN (COSTS OFF) SELECT count(*), sum(length(v)) FROM cache_t WHERE v >= 'f';
+SELECT count(*), sum(length(v)) FROM cache_t WHERE v >= 'f';
+SET enable_seqscan = off;
 DROP EXTENSION storage_engine CASCADE;
 CREATE EXTENSION storage_engine;
 CREATE TABLE cache_t (id int, v text) USING colcompress;
 INSERT INTO cache_t SELECT g, 'second, longer ' || g FROM generate_series(1, 3000) g;
+RESET enable_seqscan;
+SELECT count(*), sum(length(v)) FROM cache_t WHERE v >= 'second';
+SET enable_seqscan = off;
 CREATE INDEX ON cache_t (id);
 SELECT storage_id = :first_storage AS same_storage_number FROM engine.stripe;
 EXPLAIN (COSTS OFF) SELECT v FROM cache_t WHERE id IN (5, 2500) ORDER BY id;
