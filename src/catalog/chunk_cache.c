@@ -36,6 +36,11 @@
  *	  they are given.  The same keys name the same rows, so the same
  *	  invalidation empties both.
  *
+ *	  A parallel worker is a new backend, with nothing kept: the leader
+ *	  hands it the stripes of the scanned storage it keeps, through the
+ *	  scan's shared memory (chunk_cache_export, chunk_cache_import), so that
+ *	  the worker does not spend its first milliseconds reading them again.
+ *
  *-------------------------------------------------------------------------
  */
 #include "compat/compat.h"
@@ -52,6 +57,8 @@
 #define STRIPE_CACHE_BYTES	(8 * 1024 * 1024)
 /* the group number of a whole stripe's entry */
 #define WHOLE_STRIPE		(-1)
+/* most a leader hands its workers */
+#define EXPORT_BYTES		(STRIPE_CACHE_BYTES / 2)
 
 typedef struct ChunkCacheKey
 {
@@ -151,6 +158,108 @@ chunk_cache_put(const StripeMeta *stripe, int group, const ChunkMeta *chunks)
 	make_key(&key, stripe, group);
 	lru_cache_put(cache, &key, copy, size);
 	pfree(copy);
+}
+
+/*
+ * Handed to workers: this header, then each entry's key, its length and
+ * its bytes, each MAXALIGNed.
+ */
+typedef struct ExportHeader
+{
+	uint32		count;
+} ExportHeader;
+
+/* Walks the stripes kept of one storage, writing them when dest is set. */
+typedef struct ExportWalk
+{
+	uint64		storage_id;
+	char	   *dest;
+	Size		room;
+	Size		used;
+	uint32		count;
+} ExportWalk;
+
+static Size
+stripe_entry_size(const StripeChunks *e)
+{
+	return MAXALIGN(sizeof(StripeChunks) + sizeof(uint32) * e->ngroups) +
+		MAXALIGN(sizeof(ChunkMeta) * Max(e->nchunks, 1)) + e->bounds_size;
+}
+
+static void
+export_entry(const void *key, const void *value, void *arg)
+{
+	const ChunkCacheKey *k = key;
+	ExportWalk *w = arg;
+	Size		len = stripe_entry_size(value);
+	Size		take = MAXALIGN(sizeof(ChunkCacheKey)) + MAXALIGN(sizeof(Size)) +
+		MAXALIGN(len);
+
+	if (k->storage_id != w->storage_id || w->used + take > w->room)
+		return;
+	if (w->dest != NULL)
+	{
+		char	   *at = w->dest + w->used;
+
+		memcpy(at, k, sizeof(ChunkCacheKey));
+		at += MAXALIGN(sizeof(ChunkCacheKey));
+		memcpy(at, &len, sizeof(Size));
+		at += MAXALIGN(sizeof(Size));
+		memcpy(at, value, len);
+	}
+	w->used += take;
+	w->count++;
+}
+
+Size
+chunk_cache_export_size(uint64 storage_id)
+{
+	ExportWalk	w = {0};
+
+	if (!OidIsValid(chunk_relid))
+		return 0;
+	w.storage_id = storage_id;
+	w.used = MAXALIGN(sizeof(ExportHeader));
+	w.room = EXPORT_BYTES;
+	lru_cache_visit(stripes, export_entry, &w);
+	return w.count == 0 ? 0 : w.used;
+}
+
+void
+chunk_cache_export(uint64 storage_id, void *dest, Size size)
+{
+	ExportWalk	w = {0};
+
+	Assert(size >= MAXALIGN(sizeof(ExportHeader)));
+	w.storage_id = storage_id;
+	w.dest = dest;
+	w.used = MAXALIGN(sizeof(ExportHeader));
+	w.room = size;
+	/* what an invalidation emptied since the size was taken is not there */
+	if (OidIsValid(chunk_relid))
+		lru_cache_visit(stripes, export_entry, &w);
+	((ExportHeader *) dest)->count = w.count;
+}
+
+void
+chunk_cache_import(const void *src)
+{
+	const char *at = (const char *) src + MAXALIGN(sizeof(ExportHeader));
+	uint32		count = ((const ExportHeader *) src)->count;
+	uint32		i;
+
+	ready_caches();
+	for (i = 0; i < count; i++)
+	{
+		const ChunkCacheKey *key = (const ChunkCacheKey *) at;
+		Size		len;
+
+		at += MAXALIGN(sizeof(ChunkCacheKey));
+		memcpy(&len, at, sizeof(Size));
+		at += MAXALIGN(sizeof(Size));
+		lru_cache_put(stripes, key, at, len);
+		at += MAXALIGN(len);
+	}
 }
 
 static Size

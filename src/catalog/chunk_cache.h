@@ -33,4 +33,13 @@ extern void chunk_cache_put_stripe(const StripeMeta *stripe,
 								   const uint32 *group_rows,
 								   const ChunkMeta *chunks);
 
+/*
+ * The stripes of storage_id this backend keeps, for a parallel scan's
+ * workers: the bytes chunk_cache_export takes (0 when none, at most 4 MB),
+ * which it writes at dest, and which a worker's chunk_cache_import keeps.
+ */
+extern Size chunk_cache_export_size(uint64 storage_id);
+extern void chunk_cache_export(uint64 storage_id, void *dest, Size size);
+extern void chunk_cache_import(const void *src);
+
 #endif							/* STORAGE_ENGINE_CHUNK_CACHE_H */

@@ -228,3 +228,16 @@ lru_cache_reset(LruCache *cache)
 		drop_entry(cache, dlist_container(LruEntry, node,
 										  dlist_head_node(&cache->recency)));
 }
+
+void
+lru_cache_visit(LruCache *cache, LruCacheVisit visit, void *arg)
+{
+	dlist_iter	it;
+
+	dlist_foreach(it, &cache->recency)
+	{
+		LruEntry   *entry = dlist_container(LruEntry, node, it.cur);
+
+		visit(HASHENTRY_OF(cache, entry), entry->value, arg);
+	}
+}

@@ -36,6 +36,13 @@ extern const void *lru_cache_get(LruCache *cache, const void *key);
 extern void *lru_cache_put(LruCache *cache, const void *key,
 						   const void *value, Size size);
 
+/*
+ * Calls visit for each key and value, most recently used first, without
+ * making them more recent; visit must not change the cache.
+ */
+typedef void (*LruCacheVisit) (const void *key, const void *value, void *arg);
+extern void lru_cache_visit(LruCache *cache, LruCacheVisit visit, void *arg);
+
 /* Forgets key's value, if any. */
 extern void lru_cache_remove(LruCache *cache, const void *key);
 

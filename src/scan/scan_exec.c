@@ -25,8 +25,10 @@
 #include "utils/rel.h"
 #include "utils/ruleutils.h"
 
+#include "catalog/chunk_cache.h"
 #include "colstore/col_reader.h"
 #include "format/pending_writes.h"
+#include "format/storage.h"
 #include "scan/col_customscan.h"
 #include "scan/prune.h"
 #include "scan/scan_internal.h"
@@ -41,7 +43,12 @@ typedef struct ColScanShared
 	pg_atomic_uint64 groups_read;
 	pg_atomic_uint64 groups_pruned;
 	pg_atomic_uint64 groups_matched;
+	/* then the leader's kept stripes for its workers (chunk_cache_export) */
+	Size		metadata_size;
 } ColScanShared;
+
+#define SHARED_METADATA(shared) \
+	((char *) (shared) + MAXALIGN(sizeof(ColScanShared)))
 
 typedef struct ColScanState
 {
@@ -68,6 +75,7 @@ typedef struct ColScanState
 	bool		may_go_backward;	/* EXEC_FLAG_BACKWARD: rows one by one */
 
 	FilteredRows filtered;		/* rows returned from filtered batches */
+	Size		metadata_size;	/* what estimate_dsm found to hand over */
 } ColScanState;
 
 static Node *create_col_scan_state(CustomScan *cscan);
@@ -440,13 +448,19 @@ shutdown_col_scan(CustomScanState *node)
 static Size
 estimate_dsm(CustomScanState *node, ParallelContext *pcxt)
 {
-	return sizeof(ColScanShared);
+	ColScanState *state = (ColScanState *) node;
+	StorageMeta meta;
+
+	state->metadata_size = 0;
+	if (storage_read_meta(node->ss.ss_currentRelation, &meta))
+		state->metadata_size = chunk_cache_export_size(meta.storage_id);
+	return MAXALIGN(sizeof(ColScanShared)) + state->metadata_size;
 }
 
 static void
 init_shared(ColScanShared *shared)
 {
-	memset(shared, 0, sizeof(ColScanShared));
+	memset(shared, 0, offsetof(ColScanShared, metadata_size));
 	pg_atomic_init_u64(&shared->pscan.next_group, 0);
 	pg_atomic_init_u64(&shared->stripes_read, 0);
 	pg_atomic_init_u64(&shared->stripes_pruned, 0);
@@ -459,9 +473,19 @@ static void
 initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 {
 	ColScanState *state = (ColScanState *) node;
+	ColScanShared *shared = coordinate;
+	StorageMeta meta;
 
-	init_shared(coordinate);
-	state->shared = coordinate;
+	init_shared(shared);
+	shared->metadata_size = 0;
+	if (state->metadata_size > 0 &&
+		storage_read_meta(node->ss.ss_currentRelation, &meta))
+	{
+		chunk_cache_export(meta.storage_id, SHARED_METADATA(shared),
+						   state->metadata_size);
+		shared->metadata_size = state->metadata_size;
+	}
+	state->shared = shared;
 }
 
 static void
@@ -479,7 +503,11 @@ reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 static void
 initialize_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
 {
-	((ColScanState *) node)->shared = coordinate;
+	ColScanShared *shared = coordinate;
+
+	if (shared->metadata_size > 0)
+		chunk_cache_import(SHARED_METADATA(shared));
+	((ColScanState *) node)->shared = shared;
 }
 
 void
