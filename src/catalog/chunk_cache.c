@@ -283,9 +283,9 @@ chunk_cache_get_stripe(const StripeMeta *stripe, uint32 *group_rows)
 		return NULL;
 	make_key(&key, stripe, WHOLE_STRIPE);
 	e = lru_cache_get(stripes, &key);
-	if (e == NULL)
+	/* the same key is the same stripe; the caller sized group_rows by it */
+	if (e == NULL || e->ngroups != stripe->chunk_group_count)
 		return NULL;
-	Assert(e->ngroups == stripe->chunk_group_count);
 	memcpy(group_rows, e + 1, sizeof(uint32) * e->ngroups);
 	kept_chunks = (const char *) e +
 		MAXALIGN(sizeof(StripeChunks) + sizeof(uint32) * e->ngroups);
