@@ -409,6 +409,54 @@ wait_for_key_sharers(Relation markrel, Relation rel, uint64 storage_id,
 	return TM_Ok;
 }
 
+/*
+ * The new version of a row whose original mark at tid an update of other
+ * columns, not aborted, replaced by a tombstone; 0 when none.
+ *
+ * A FOR KEY SHARE lock goes through such an update while it runs, as on
+ * heap, and must then reach the new version too, as heap_lock_tuple locks
+ * the tuple's later versions (heap_lock_updated_tuple): the update made no
+ * link to this lock, which came after it (key_sharers), and a DELETE of
+ * the new version would not wait for the check holding it; its cascade
+ * would miss the referencing row the check lets in.
+ */
+static uint64
+updated_to(Relation markrel, ItemPointer tid)
+{
+	HeapTupleData tuple;
+	Buffer		buffer;
+	ItemPointerData next;
+	bool		updated = false;
+	uint64		successor = 0;
+
+	tuple.t_self = *tid;
+	if (!heap_fetch(markrel, SnapshotAny, &tuple, &buffer, false))
+		return 0;
+	LockBuffer(buffer, BUFFER_LOCK_SHARE);
+	if (!(tuple.t_data->t_infomask & HEAP_XMAX_INVALID) &&
+		!HEAP_XMAX_IS_LOCKED_ONLY(tuple.t_data->t_infomask) &&
+		!ItemPointerEquals(&tuple.t_self, &tuple.t_data->t_ctid) &&
+		!TransactionIdDidAbort(HeapTupleHeaderGetUpdateXid(tuple.t_data)))
+	{
+		next = tuple.t_data->t_ctid;
+		updated = true;
+	}
+	UnlockReleaseBuffer(buffer);
+	if (!updated)
+		return 0;
+	tuple.t_self = next;
+	if (heap_fetch(markrel, SnapshotAny, &tuple, &buffer, false))
+	{
+		uint64		s;
+
+		if (tombstone_successor(&tuple, RelationGetDescr(markrel), &s, true) &&
+			ROW_MARK_IS_ROW(s))
+			successor = s;
+		ReleaseBuffer(buffer);
+	}
+	return successor;
+}
+
 TM_Result
 row_mark_lock(Relation rel, uint64 storage_id, uint64 rownum, CommandId cid,
 			  LockTupleMode mode, LockWaitPolicy wait_policy,
@@ -430,6 +478,17 @@ row_mark_lock(Relation rel, uint64 storage_id, uint64 rownum, CommandId cid,
 		if (result == TM_Ok)
 			result = lock_mark(markrel, rel, &st.original, cid, mode,
 							   wait_policy, tmfd);
+		if (result == TM_Ok && mode == LockTupleKeyShare)
+		{
+			uint64		next = updated_to(markrel, &st.original);
+
+			if (next != 0)
+			{
+				table_close(markrel, NoLock);
+				return row_mark_lock(rel, storage_id, next, cid, mode,
+									 wait_policy, tmfd, successor);
+			}
+		}
 		result = translate_failure(markrel, result, rownum, tmfd, successor);
 	}
 	table_close(markrel, NoLock);
