@@ -161,6 +161,22 @@ chunk_cache_put(const StripeMeta *stripe, int group, const ChunkMeta *chunks)
 }
 
 /*
+ * A kept stripe is one piece: the StripeChunks head with the chunk groups'
+ * row counts, then the chunks, then their bounds.  Sizes of the first two.
+ */
+static Size
+stripe_head_size(int ngroups)
+{
+	return MAXALIGN(sizeof(StripeChunks) + sizeof(uint32) * ngroups);
+}
+
+static Size
+stripe_chunks_size(int nchunks)
+{
+	return MAXALIGN(sizeof(ChunkMeta) * Max(nchunks, 1));
+}
+
+/*
  * Handed to workers: this header, then each entry's key, its length and
  * its bytes, each MAXALIGNed.
  */
@@ -182,8 +198,8 @@ typedef struct ExportWalk
 static Size
 stripe_entry_size(const StripeChunks *e)
 {
-	return MAXALIGN(sizeof(StripeChunks) + sizeof(uint32) * e->ngroups) +
-		MAXALIGN(sizeof(ChunkMeta) * Max(e->nchunks, 1)) + e->bounds_size;
+	return stripe_head_size(e->ngroups) + stripe_chunks_size(e->nchunks) +
+		e->bounds_size;
 }
 
 static void
@@ -287,9 +303,8 @@ chunk_cache_get_stripe(const StripeMeta *stripe, uint32 *group_rows)
 	if (e == NULL || e->ngroups != stripe->chunk_group_count)
 		return NULL;
 	memcpy(group_rows, e + 1, sizeof(uint32) * e->ngroups);
-	kept_chunks = (const char *) e +
-		MAXALIGN(sizeof(StripeChunks) + sizeof(uint32) * e->ngroups);
-	chunks_size = MAXALIGN(sizeof(ChunkMeta) * Max(e->nchunks, 1));
+	kept_chunks = (const char *) e + stripe_head_size(e->ngroups);
+	chunks_size = stripe_chunks_size(e->nchunks);
 
 	/* the caller's copy, in one piece: its memory is reset whole */
 	chunks = palloc(chunks_size + e->bounds_size);
@@ -312,8 +327,8 @@ chunk_cache_put_stripe(const StripeMeta *stripe, const uint32 *group_rows,
 {
 	int			ngroups = stripe->chunk_group_count;
 	int			nchunks = ngroups * stripe->column_count;
-	Size		head_size = MAXALIGN(sizeof(StripeChunks) + sizeof(uint32) * ngroups);
-	Size		chunks_size = MAXALIGN(sizeof(ChunkMeta) * Max(nchunks, 1));
+	Size		head_size = stripe_head_size(ngroups);
+	Size		chunks_size = stripe_chunks_size(nchunks);
 	Size		bounds_size = 0;
 	ChunkCacheKey key;
 	StripeChunks *e;

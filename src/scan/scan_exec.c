@@ -75,7 +75,9 @@ typedef struct ColScanState
 	bool		may_go_backward;	/* EXEC_FLAG_BACKWARD: rows one by one */
 
 	FilteredRows filtered;		/* rows returned from filtered batches */
-	Size		metadata_size;	/* what estimate_dsm found to hand over */
+	/* what estimate_dsm found to hand over, and of which storage */
+	Size		metadata_size;
+	uint64		metadata_storage;
 } ColScanState;
 
 static Node *create_col_scan_state(CustomScan *cscan);
@@ -453,7 +455,10 @@ estimate_dsm(CustomScanState *node, ParallelContext *pcxt)
 
 	state->metadata_size = 0;
 	if (storage_read_meta(node->ss.ss_currentRelation, &meta))
+	{
+		state->metadata_storage = meta.storage_id;
 		state->metadata_size = chunk_cache_export_size(meta.storage_id);
+	}
 	return MAXALIGN(sizeof(ColScanShared)) + state->metadata_size;
 }
 
@@ -474,14 +479,12 @@ initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 {
 	ColScanState *state = (ColScanState *) node;
 	ColScanShared *shared = coordinate;
-	StorageMeta meta;
 
 	init_shared(shared);
 	shared->metadata_size = 0;
-	if (state->metadata_size > 0 &&
-		storage_read_meta(node->ss.ss_currentRelation, &meta))
+	if (state->metadata_size > 0)
 	{
-		chunk_cache_export(meta.storage_id, SHARED_METADATA(shared),
+		chunk_cache_export(state->metadata_storage, SHARED_METADATA(shared),
 						   state->metadata_size);
 		shared->metadata_size = state->metadata_size;
 	}
