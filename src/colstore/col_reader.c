@@ -62,7 +62,7 @@ col_reader_begin(Relation rel, Snapshot snapshot, const bool *projected,
 	r->projected = palloc(sizeof(bool) * Max(natts, 1));
 	for (i = 0; i < natts; i++)
 		r->projected[i] = projected == NULL || projected[i];
-	r->strategy = GetAccessStrategy(BAS_BULKREAD);
+	r->strategy = storage_scan_strategy(rel);
 	r->stripe_cxt = AllocSetContextCreate(CurrentMemoryContext,
 										  "colcompress stripe metadata",
 										  ALLOCSET_DEFAULT_SIZES);

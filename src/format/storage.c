@@ -558,6 +558,14 @@ storage_decode_frame(Relation rel, uint64 first_block, uint64 offset,
 	return NULL;
 }
 
+BufferAccessStrategy
+storage_scan_strategy(Relation rel)
+{
+	if (RelationGetNumberOfBlocks(rel) > (BlockNumber) (NBuffers / 4))
+		return GetAccessStrategy(BAS_BULKREAD);
+	return NULL;
+}
+
 void
 storage_read_stream(Relation rel, uint64 first_block, uint64 offset,
 					char *dest, uint64 len, BufferAccessStrategy strategy,

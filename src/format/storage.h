@@ -108,6 +108,13 @@ extern void storage_place_text(const StreamPlace *place, char *buf,
 							   size_t size);
 
 /*
+ * The buffer ring a scan of rel reads through, or NULL for none: as heap's
+ * sequential scans, a ring only for a table large for shared buffers, so
+ * that a smaller one stays cached from one scan to the next.
+ */
+extern BufferAccessStrategy storage_scan_strategy(Relation rel);
+
+/*
  * Reads len bytes at offset of the stream starting at first_block into
  * dest.  Every page is checked; damage raises ERRCODE_DATA_CORRUPTED
  * naming place.

@@ -143,9 +143,7 @@ reader_create(Relation rel, Snapshot snapshot,
 	r->rel = rel;
 	r->snapshot = snapshot;
 	r->parallel = parallel;
-	/* as heap: a ring of buffers only for tables large for shared buffers */
-	if (RelationGetNumberOfBlocks(rel) > (BlockNumber) (NBuffers / 4))
-		r->strategy = GetAccessStrategy(BAS_BULKREAD);
+	r->strategy = storage_scan_strategy(rel);
 	r->batch_cxt = AllocSetContextCreate(cxt, "rowcompress batch",
 										 ALLOCSET_DEFAULT_SIZES);
 	set_desc(r, RelationGetDescr(rel));
@@ -265,8 +263,7 @@ row_reader_cursor(RowReader *shared)
 void
 row_reader_end(RowReader *r)
 {
-	if (r->strategy != NULL)
-		FreeAccessStrategy(r->strategy);
+	FreeAccessStrategy(r->strategy);
 	MemoryContextDelete(r->cxt);
 }
 
