@@ -11,20 +11,8 @@
  */
 #include "postgres.h"
 
-#include "port/pg_crc32c.h"
-
+#include "codec/checksum.h"
 #include "codec/frames.h"
-
-static uint32
-frame_crc(const char *bytes, uint32 len)
-{
-	pg_crc32c	crc;
-
-	INIT_CRC32C(crc);
-	COMP_CRC32C(crc, bytes, len);
-	FIN_CRC32C(crc);
-	return (uint32) crc;
-}
 
 void
 frames_begin(FrameWriter *fw, const Codec *codec, int level,
@@ -111,7 +99,7 @@ frames_add(FrameWriter *fw, uint32 first_row, const char *raw,
 	e.first_row = first_row;
 	e.raw_length = raw_length;
 	e.stored_length = stored_length;
-	e.checksum = frame_crc(stored, stored_length);
+	e.checksum = checksum_bytes(stored, stored_length);
 	appendBinaryStringInfo(&fw->entries, (const char *) &e, sizeof(e));
 	appendBinaryStringInfo(&fw->data, stored, (int) stored_length);
 	fw->nframes++;
@@ -279,7 +267,7 @@ const char *
 frames_decode(const FrameEntry *e, const char *stored, const Codec *codec,
 			  const CodecDict *dict, bool check_crc, char *raw)
 {
-	if (check_crc && frame_crc(stored, e->stored_length) != e->checksum)
+	if (check_crc && checksum_bytes(stored, e->stored_length) != e->checksum)
 		return "frame checksum mismatch";
 	if (e->stored_length == e->raw_length)
 	{
@@ -300,7 +288,7 @@ frames_decode(const FrameEntry *e, const char *stored, const Codec *codec,
 void
 frames_dict_write(StringInfo out, const char *dict, uint32 length)
 {
-	uint32		checksum = frame_crc(dict, length);
+	uint32		checksum = checksum_bytes(dict, length);
 
 	appendBinaryStringInfo(out, (const char *) &length, sizeof(uint32));
 	appendBinaryStringInfo(out, (const char *) &checksum, sizeof(uint32));
@@ -363,7 +351,7 @@ frames_dict_header(const char *header, uint64 available, uint32 *length,
 const char *
 frames_dict_check(const char *dict, uint32 length, uint32 checksum)
 {
-	if (frame_crc(dict, length) != checksum)
+	if (checksum_bytes(dict, length) != checksum)
 		return "dictionary checksum mismatch";
 	return NULL;
 }

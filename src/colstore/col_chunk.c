@@ -18,11 +18,11 @@
 #include "compat/compat.h"
 
 #include "miscadmin.h"
-#include "port/pg_crc32c.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
 #include "codec/chars_encoding.h"
+#include "codec/checksum.h"
 #include "codec/codec.h"
 #include "codec/delta.h"
 #include "codec/dict_encoding.h"
@@ -225,7 +225,6 @@ col_chunk_decode(const ColChunkRef *ref, ColBuffer *stored_buf,
 	char	   *stored;
 	char	   *raw;
 	uint64		raw_size = 0;
-	pg_crc32c	crc;
 	const char *problem;
 	uint32		i;
 
@@ -237,10 +236,7 @@ col_chunk_decode(const ColChunkRef *ref, ColBuffer *stored_buf,
 #endif
 	stored = col_buffer(stored_buf, c->stored_length);
 	read_bytes(ref, 0, stored, c->stored_length);
-	INIT_CRC32C(crc);
-	COMP_CRC32C(crc, stored, c->stored_length);
-	FIN_CRC32C(crc);
-	if (crc != c->checksum)
+	if (checksum_bytes(stored, c->stored_length) != c->checksum)
 		col_chunk_corrupted(ref, "checksum mismatch");
 
 	problem = frames_parse(stored, c->stored_length, c->value_count,

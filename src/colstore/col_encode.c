@@ -18,12 +18,12 @@
 
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
-#include "port/pg_crc32c.h"
 #include "utils/memutils.h"
 #include "utils/sortsupport.h"
 
 #include "catalog/zone_map.h"
 #include "codec/chars_encoding.h"
+#include "codec/checksum.h"
 #include "codec/delta.h"
 #include "codec/dict_encoding.h"
 #include "codec/frames.h"
@@ -619,7 +619,6 @@ col_encode_column(const ColumnSource *src, EncodedColumn *out)
 		uint32		end = Min(start + src->group_limit, src->nrows);
 		ChunkMeta  *c = &out->chunks[g];
 		StringInfoData stored;
-		pg_crc32c	crc;
 		uint32		r;
 
 		CHECK_FOR_INTERRUPTS();
@@ -646,12 +645,9 @@ col_encode_column(const ColumnSource *src, EncodedColumn *out)
 			MemoryContextReset(chunk_cxt);
 			c->encoding = (int16) chunk_encoding;
 		}
-		INIT_CRC32C(crc);
-		COMP_CRC32C(crc, stored.data, stored.len);
-		FIN_CRC32C(crc);
 		c->stored_length = stored.len;
 		c->value_count = end - start;
-		c->checksum = crc;
+		c->checksum = checksum_bytes(stored.data, stored.len);
 		out->stored[g] = stored.data;
 		out->null_count += c->null_count;
 

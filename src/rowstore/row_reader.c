@@ -29,10 +29,10 @@
 #include "common/hashfn.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
-#include "port/pg_crc32c.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
+#include "codec/checksum.h"
 #include "codec/codec.h"
 #include "codec/frames.h"
 #include "format/frame_cache.h"
@@ -518,7 +518,6 @@ read_batch_rows(RowReader *r, const BatchMeta *b, const Codec *codec)
 {
 	char	   *stored;
 	StreamPlace place;
-	pg_crc32c	crc;
 	const char *problem;
 	FrameDirectory dir;
 	uint64		unit_length = batch_unit_length(b);
@@ -542,10 +541,7 @@ read_batch_rows(RowReader *r, const BatchMeta *b, const Codec *codec)
 	stored = palloc(Max(unit_length, 1));
 	storage_read_stream(r->rel, b->first_block, 0, stored, unit_length,
 						r->strategy, &place);
-	INIT_CRC32C(crc);
-	COMP_CRC32C(crc, stored, unit_length);
-	FIN_CRC32C(crc);
-	if (crc != b->checksum)
+	if (checksum_bytes(stored, unit_length) != b->checksum)
 		batch_corrupted(r, b, "checksum mismatch");
 
 	problem = frames_parse(stored, unit_length, (uint32) b->row_count,

@@ -28,13 +28,13 @@
 #include "access/detoast.h"
 #include "access/htup_details.h"
 #include "miscadmin.h"
-#include "port/pg_crc32c.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
 #include "catalog/batch_meta.h"
 #include "catalog/zone_map.h"
 #include "catalog/options.h"
+#include "codec/checksum.h"
 #include "codec/codec.h"
 #include "codec/frames.h"
 #include "format/row_number.h"
@@ -659,7 +659,6 @@ row_writer_write(RowWriter *w, Relation rel)
 	BatchMeta	batch;
 	StorageMeta meta;
 	StringInfoData stored;
-	pg_crc32c	crc;
 	char	   *dict;
 	int32		dictlen = 0;
 
@@ -679,9 +678,7 @@ row_writer_write(RowWriter *w, Relation rel)
 	CHECK_FOR_INTERRUPTS();
 	initStringInfo(&stored);
 	batch.raw_length = frame_batch(w, codec, &stored, &dict, &dictlen);
-	INIT_CRC32C(crc);
-	COMP_CRC32C(crc, stored.data, stored.len);
-	FIN_CRC32C(crc);
+	batch.checksum = checksum_bytes(stored.data, stored.len);
 	/* the dictionary follows the frames, with a checksum of its own */
 	batch.dict_offset = BATCH_NO_DICT;
 	if (dict != NULL)
@@ -703,7 +700,6 @@ row_writer_write(RowWriter *w, Relation rel)
 	row_runs_bounds(w->rows.runs, w->rows.nruns, &batch.first_row_number,
 					&batch.last_row_number);
 	batch.column_count = w->tupdesc->natts;
-	batch.checksum = crc;
 	batch_zone_map(w, &batch);
 	batch_meta_insert(&batch);
 

@@ -3,9 +3,11 @@
  * fuzz_codecs.c
  *	  Standalone fuzz harness for the decoders that read untrusted bytes
  *	  from disk: the compression codecs of src/codec and the column chunk
- *	  value layout (src/codec/value_encoding.c; targets chunk.*) and the
- *	  frame directory of framed units (src/codec/frames.c; frames.*).  It runs outside the server, links the
- *	  decoders' sources directly and is meant to be built with
+ *	  value layout (src/codec/value_encoding.c; targets chunk.*), the
+ *	  frame directory of framed units (src/codec/frames.c; frames.*), and
+ *	  the stored units' checksum (src/codec/checksum.c; checksum.*).  It
+ *	  runs outside the server, links the decoders' sources directly and is
+ *	  meant to be built with
  *	  -fsanitize=address,undefined (test/fuzz/run.sh does that).
  *
  *	  The harness is a list of targets.  A target is a name and a function
@@ -75,7 +77,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "port/pg_crc32c.h"
+
 #include "codec/chars_encoding.h"
+#include "codec/checksum.h"
 #include "codec/codec.h"
 /* Datum and the varlena macros: postgres.h is FRONTEND-safe. */
 #include "codec/dict_encoding.h"
@@ -4041,6 +4046,51 @@ fuzz_chars_decode(const uint8 *data, size_t len)
 						&rng);
 }
 
+/* ----------------------------------------------------------------
+ * checksum.crc32c: checksum_bytes (three streams on x86-64) gives
+ * PostgreSQL's CRC-32C of every length and alignment, the lengths around
+ * its 3 kB rounds included.
+ * ----------------------------------------------------------------
+ */
+static void
+fuzz_checksum(const uint8 *data, size_t len)
+{
+	FuzzRng		rng;
+	size_t		n;
+	size_t		offset;
+	uint8	   *buf;
+	size_t		i;
+	pg_crc32c	expected;
+
+	rng_seed_from(&rng, data, len);
+	switch (rng_below(&rng, 3))
+	{
+		case 0:
+			n = rng_below(&rng, 64);
+			break;
+		case 1:
+			/* a round and a tail, or just short of a round */
+			n = 3072 * (1 + rng_below(&rng, 4)) + rng_below(&rng, 17) - 8;
+			break;
+		default:
+			n = rng_below(&rng, 40000);
+			break;
+	}
+	offset = rng_below(&rng, 8);
+	buf = malloc(n + offset + 1);
+	FUZZ_CHECK(buf != NULL, "checksum: out of memory");
+	for (i = 0; i < n; i++)
+		buf[offset + i] = len > 0 && rng_below(&rng, 2) ? data[i % len] :
+			(uint8) rng_next(&rng);
+	INIT_CRC32C(expected);
+	COMP_CRC32C(expected, buf + offset, n);
+	FIN_CRC32C(expected);
+	FUZZ_CHECK(checksum_bytes(buf + offset, n) == (uint32) expected,
+			   "checksum: %zu bytes at offset %zu differ from COMP_CRC32C",
+			   n, offset);
+	free(buf);
+}
+
 static const FuzzTarget fuzz_targets[] = {
 	{"none.roundtrip", fuzz_none_roundtrip, fuzz_none_enabled},
 	{"none.decode", fuzz_none_decode, fuzz_none_enabled},
@@ -4062,6 +4112,7 @@ static const FuzzTarget fuzz_targets[] = {
 	{"packed.decode", fuzz_packed_decode, NULL},
 	{"decimal.decode", fuzz_decimal_decode, NULL},
 	{"chars.decode", fuzz_chars_decode, NULL},
+	{"checksum.crc32c", fuzz_checksum, NULL},
 };
 
 #define FUZZ_TARGET_COUNT lengthof(fuzz_targets)

@@ -105,7 +105,7 @@ if has_header libdeflate.h; then defines+=(-DHAVE_LIBDEFLATE); libs+=(-ldeflate)
 # Listed by name: other files under src/ are server code.  A new fuzz
 # target adds its decoder's files here.
 sources=("$here/fuzz_codecs.c" "$root"/src/codec/codec.c "$root"/src/codec/codec_*.c
-	"$root"/src/codec/value_encoding.c "$root"/src/codec/dict_encoding.c "$root"/src/codec/packed_encoding.c "$root"/src/codec/chars_encoding.c "$root"/src/codec/frames.c
+	"$root"/src/codec/value_encoding.c "$root"/src/codec/dict_encoding.c "$root"/src/codec/packed_encoding.c "$root"/src/codec/chars_encoding.c "$root"/src/codec/frames.c "$root"/src/codec/checksum.c
 	"$root"/src/codec/numeric_format.c "$root"/src/vector/agg_distinct.c)
 
 build=${FUZZ_BUILD_DIR:-$here/build}
