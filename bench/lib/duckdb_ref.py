@@ -95,9 +95,11 @@ class DuckTarget:
     def __init__(self, db: DuckDB, variables: dict, timeout_s: float):
         self.kind, self.label, self.db = DUCKDB, DUCKDB.key, db
         self.variables, self.timeout_s = variables, timeout_s
+        self.mode = None
 
     def set_mode(self, mode: Mode) -> None:
         self.db.con.execute(f"SET threads = {mode.threads}")
+        self.mode = mode
 
     def run(self, sql: str, fetch: bool):
         timer = threading.Timer(self.timeout_s, self.db.con.interrupt)

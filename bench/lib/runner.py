@@ -53,6 +53,7 @@ class PgTarget:
                  search_path: str | None = None, label: str | None = None):
         self.kind, self.conn, self.variables = kind, conn, variables
         self.label = label or kind.key
+        self.mode = None
         conn.execute(f"SET statement_timeout = {int(timeout_s * 1000)}")
         if search_path:
             conn.execute(f"SET search_path = {search_path}, public")
@@ -60,6 +61,7 @@ class PgTarget:
     def set_mode(self, mode: Mode) -> None:
         self.conn.execute(f"SET jit = {'on' if mode.jit else 'off'}")
         self.conn.execute(f"SET max_parallel_workers_per_gather = {mode.workers}")
+        self.mode = mode
 
     def run(self, sql: str, fetch: bool):
         try:
@@ -96,45 +98,50 @@ def run_queries(suite: str, queries, targets, modes, runs: int, references: dict
     """Run `queries` on every target in every mode, appending Timing records.
 
     references maps query id to the reference rows; the first target (heap)
-    fills it when empty.  unavailable maps kind -> reason, recorded as n/a.
-    A query's timed runs take turns across the targets, so that a slow
-    minute of a shared machine falls on every kind alike, not on whichever
-    kind was being timed then (a K6 of 3 ms on colcompress measured 1.5-3.7
-    ms from one minute to the next while heap's stayed put).
+    in the first mode fills it when empty.  unavailable maps kind -> reason,
+    recorded as n/a.  A query's timed runs take turns across the targets
+    and the modes, so that a slow minute of a shared machine falls on every
+    kind and mode alike, not on whichever was being timed then: a K6 of
+    3 ms on colcompress measured 1.5-3.7 ms from one minute to the next
+    while heap's stayed put, and colcompress's Q2 ran 25 ms in one minute
+    and 18 ms in the next, enough to move its parallel speed-up by a third
+    when each mode's queries were timed minutes apart.
     """
     unavailable = unavailable or {}
-    for mode in modes:
-        for t in targets:
-            t.set_mode(mode)
-        progress.log(f"== {suite}: {len(queries)} queries, mode {mode.name}, "
-                     f"{len(targets)} target(s), 1 warm-up + {runs} run(s) each"
-                     + (" (more for short queries)" if runs >= 3 else ""))
-        for q in queries:
-            runs_of = [_Run(suite, mode, q, t) for t in targets]
-            try:
-                for r in runs_of:
-                    r.warm_up(references, results)
-                _time_in_turns(runs_of, runs, results)
-                for r in runs_of:
-                    r.count_blocks()
-            except ServerLost as e:
-                _server_lost(runs_of, e, results)
-                raise
+    progress.log(f"== {suite}: {len(queries)} queries, mode(s) {', '.join(m.name for m in modes)}, "
+                 f"{len(targets)} target(s), 1 warm-up + {runs} run(s) each"
+                 + (" (more for short queries)" if runs >= 3 else "")
+                 + ("; the modes take turns" if len(modes) > 1 else ""))
+    for q in queries:
+        runs_of = [_Run(suite, mode, q, t) for mode in modes for t in targets]
+        try:
+            for r in runs_of:
+                r.warm_up(references, results)
+            _time_in_turns(runs_of, runs, results)
+            for r in runs_of:
+                r.count_blocks()
+        except ServerLost as e:
+            _server_lost(runs_of, e, results)
+            raise
+        for mode in modes:
             cells = []
             for r in runs_of:
+                if r.mode is not mode:
+                    continue
                 results.timings.append(r.tm)
                 cells.append(f"{r.t.label} " + (_fmt_ms(r.tm.median) if r.tm.status == "ok"
                                                 else r.tm.status.upper()))
             for kind, reason in unavailable.items():
                 results.timings.append(Timing(suite, mode.name, q.qid, q.title, kind, "n/a", note=reason))
-            progress.log(f"  {q.qid:<4} {q.title[:34]:<34} " + " | ".join(cells))
+            progress.log(f"  {q.qid:<4} {q.title[:34]:<34} "
+                         + (f"{mode.name:<8} " if len(modes) > 1 else "") + " | ".join(cells))
 
 
 class _Run:
     """One query on one target in one mode: its warm-up, check and timings."""
 
     def __init__(self, suite, mode, q, t):
-        self.q, self.t = q, t
+        self.q, self.t, self.mode = q, t, mode
         self.tm = Timing(suite, mode.name, q.qid, q.title, t.label, "ok")
         self.sql = q.text(t.dialect, t.variables)
         self.where = f"{suite} {q.qid} on {t.label} ({mode.name})"
@@ -153,8 +160,14 @@ class _Run:
             self.lost = True
             raise
 
+    def _in_mode(self, work):
+        """work() with the target in this run's mode (the modes take turns)."""
+        if self.t.mode is not self.mode:
+            self.t.set_mode(self.mode)
+        return work()
+
     def _run(self, fetch: bool):
-        return self._on_server(lambda: self.t.run(self.sql, fetch=fetch))
+        return self._on_server(lambda: self._in_mode(lambda: self.t.run(self.sql, fetch=fetch)))
 
     def warm_up(self, references: dict, results: Results) -> None:
         """The warm-up run, its result checked against the reference; the
@@ -210,7 +223,8 @@ class _Run:
 
     def count_blocks(self) -> None:
         if self.tm.status == "ok" and hasattr(self.t, "blocks_touched"):
-            self.tm.blocks = self._on_server(lambda: self.t.blocks_touched(self.sql))
+            self.tm.blocks = self._on_server(
+                lambda: self._in_mode(lambda: self.t.blocks_touched(self.sql)))
 
 
 def _time_in_turns(runs_of: list, runs: int, results: Results) -> None:

@@ -132,12 +132,13 @@ class _FakeTarget:
         self.kind = _FakeKind(label)
         self.dialect = "postgres"
         self.variables = {}
+        self.mode = None
 
     def set_mode(self, mode):
-        pass
+        self.mode = mode
 
     def run(self, sql, fetch):
-        self.log.append((self.label, fetch))
+        self.log.append((self.label, fetch, self.mode.name))
         return self.rows if fetch else None
 
 
@@ -156,8 +157,9 @@ class TurnsTest(unittest.TestCase):
         res = Results()
         runner.run_queries("events", [_FakeQuery()], targets, [runner.Mode("serial", False, 0)],
                            3, {}, res)
-        self.assertEqual(log[:3], [("heap", True), ("colcompress", True), ("rowcompress", True)])
-        timed = [label for label, fetch in log if not fetch]
+        self.assertEqual([e[:2] for e in log[:3]],
+                         [("heap", True), ("colcompress", True), ("rowcompress", True)])
+        timed = [label for label, fetch, _ in log if not fetch]
         self.assertEqual(timed[:4], ["heap", "colcompress", "heap", "colcompress"])
         self.assertNotIn("rowcompress", timed)
         by_kind = {t.kind: t for t in res.timings}
@@ -165,6 +167,23 @@ class TurnsTest(unittest.TestCase):
         self.assertEqual(len(by_kind["heap"].times_ms), len(by_kind["colcompress"].times_ms))
         self.assertGreaterEqual(len(by_kind["heap"].times_ms), 3)
         self.assertEqual(res.failures[0].split()[0], "MISMATCH")
+
+    def test_modes_take_turns(self):
+        """A query's timed runs alternate between the modes, each run in
+        its own mode; every mode's warm-up comes first."""
+        log = []
+        targets = [_FakeTarget("heap", [(1,)], log), _FakeTarget("colcompress", [(1,)], log)]
+        modes = runner.make_modes("both", 2)
+        res = Results()
+        runner.run_queries("events", [_FakeQuery()], targets, modes, 3, {}, res)
+        self.assertEqual(log[:4], [("heap", True, "serial"), ("colcompress", True, "serial"),
+                                   ("heap", True, "parallel"), ("colcompress", True, "parallel")])
+        timed = [(label, mode) for label, fetch, mode in log if not fetch]
+        self.assertEqual(timed[:8], [("heap", "serial"), ("colcompress", "serial"),
+                                     ("heap", "parallel"), ("colcompress", "parallel")] * 2)
+        self.assertEqual(sorted((t.mode, t.kind, t.status) for t in res.timings),
+                         [("parallel", "colcompress", "ok"), ("parallel", "heap", "ok"),
+                          ("serial", "colcompress", "ok"), ("serial", "heap", "ok")])
 
 
 if __name__ == "__main__":
