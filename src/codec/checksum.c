@@ -16,7 +16,10 @@
  *	  as COMP_CRC32C leaves them out.  Shifting over a fixed number of zero
  *	  bytes is a fixed linear map of the 32-bit register, applied a byte of
  *	  the register at a time through four tables of 256 entries, built once.
- *	  Elsewhere, and for short inputs, PostgreSQL's COMP_CRC32C.
+ *	  An input shorter than a round, or its tail, goes through one stream.
+ *	  Without SSE 4.2, on other processors, and where PostgreSQL (18 and
+ *	  later) found its AVX-512 CRC usable, which is faster still,
+ *	  PostgreSQL's COMP_CRC32C.
  *
  *	  Server code and, with FRONTEND defined, the fuzz harness (test/fuzz),
  *	  which checks that both give the same value.
@@ -169,6 +172,12 @@ checksum_bytes(const void *data, size_t len)
 	{
 		__builtin_cpu_init();
 		three_streams = __builtin_cpu_supports("sse4.2") ? 1 : 0;
+#ifdef USE_AVX512_CRC32C_WITH_RUNTIME_CHECK
+		/* a first call through the pointer makes PostgreSQL choose */
+		(void) pg_comp_crc32c(0, "", 0);
+		if (pg_comp_crc32c == pg_comp_crc32c_avx512)
+			three_streams = 0;
+#endif
 		if (three_streams)
 			build_shift_table();
 	}
