@@ -378,7 +378,12 @@ wide_setup(Aggref *aggref, bool partial, void **info)
 
 #endif							/* VEC_HAVE_SCALED_NUMERIC */
 
-/* sum of float4 (in float4, as float4pl) and of float8 */
+/*
+ * sum of float4 (in float4, as float4pl) and of float8.  PostgreSQL's sum
+ * starts from the first value (no initial value), not from 0: the sum of
+ * -0s is -0, where 0 + -0 is 0.  So the first value, of a state or of a
+ * participant's partial sum, is taken as it is.
+ */
 
 typedef struct Float4Sum
 {
@@ -397,7 +402,9 @@ static bool \
 name(ADD_PARAMS) \
 { \
 	ADD_EACH_VALUE(type, { \
-		st->sum += (ctype) GET(col->values[row]); \
+		ctype		v = GET(col->values[row]); \
+\
+		st->sum = st->count == 0 ? v : st->sum + v; \
 		st->count++; \
 		/* NaN, infinities, overflow: PostgreSQL's rules apply */ \
 		if (unlikely(!isfinite(st->sum))) \
@@ -417,7 +424,8 @@ name(MERGE_PARAMS) \
 	type		src; \
 \
 	RAW_STATE(type, src); \
-	st->sum += src.sum; \
+	if (src.count > 0) \
+		st->sum = st->count == 0 ? src.sum : st->sum + src.sum; \
 	st->count += src.count; \
 	return isfinite(st->sum); \
 }

@@ -185,6 +185,20 @@ SELECT g, sum(n), avg(n), count(*) FROM va_odd GROUP BY g ORDER BY g;
 SET storage_engine.enable_vectorized_aggregation = off;
 SELECT g, sum(n), avg(n), count(*) FROM va_odd GROUP BY g ORDER BY g;
 RESET storage_engine.enable_vectorized_aggregation;
+-- the sum of -0s is -0: PostgreSQL's float sums start from the first
+-- value, not from 0 (0 + -0 is 0)
+CREATE TABLE va_zero (g int, f float8, r real) USING colcompress
+	WITH (chunk_group_row_limit = 1000);
+INSERT INTO va_zero SELECT g % 2, CASE WHEN g % 2 = 0 THEN '-0'::float8 END,
+						   CASE WHEN g % 3 = 0 THEN '-0'::real END
+  FROM generate_series(1, 3000) g;
+SELECT agg_path('SELECT g, sum(f), sum(r) FROM va_zero GROUP BY g');
+SELECT sum(f), sum(r) FROM va_zero;
+SELECT g, sum(f), sum(r) FROM va_zero GROUP BY g ORDER BY g;
+SET storage_engine.enable_vectorized_aggregation = off;
+SELECT sum(f), sum(r) FROM va_zero;
+SELECT g, sum(f), sum(r) FROM va_zero GROUP BY g ORDER BY g;
+RESET storage_engine.enable_vectorized_aggregation;
 -- an overflow raises PostgreSQL's error either way
 CREATE TABLE va_big (f float8) USING colcompress;
 INSERT INTO va_big VALUES (1e308), (1e308);
@@ -292,6 +306,9 @@ SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
 EXPLAIN (COSTS OFF)
 SELECT g, count(*), sum(n), avg(i8) FROM va_par GROUP BY g;
+-- partial sums of -0s, combined: -0
+SELECT agg_path('SELECT sum(f), sum(r) FROM va_zero');
+SELECT sum(f), sum(r) FROM va_zero;
 -- float sums are added in another order by a parallel plan: compared
 -- rounded
 CREATE FUNCTION check_par(q text) RETURNS text LANGUAGE sql AS $$
