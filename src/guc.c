@@ -35,6 +35,8 @@ int			storage_engine_frame_cache_size = 65536;
 int			storage_engine_shared_frame_cache_size = 0;
 int			storage_engine_write_buffer_memory = 262144;
 int			storage_engine_min_parallel_encoding_size = 2048;
+int			storage_engine_scan_helpers = 0;
+int			storage_engine_scan_helper_idle_timeout = 60000;
 
 void
 guc_define(void)
@@ -114,6 +116,16 @@ guc_define(void)
 							"Our scans are bound by decompression, not I/O, so participants beyond the machine's cores only take turns on them, and each costs a process start.  0: the number of cores.",
 							&storage_engine_max_parallel_participants, 0, 0, 1024,
 							PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("storage_engine.scan_helpers",
+							"Most scan helpers a parallel scan of our tables takes in place of parallel workers.",
+							"Scan helpers are background processes a session starts once and keeps (storage_engine.scan_helper_idle_timeout): a parallel aggregation over a colcompress or rowcompress scan hands its scan to them instead of starting parallel workers, which costs a process start and exit of a few milliseconds each time.  At most as many as the plan has workers.  0: parallel workers, as PostgreSQL plans them.",
+							&storage_engine_scan_helpers, 0, 0, SCAN_HELPERS_MAX,
+							PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("storage_engine.scan_helper_idle_timeout",
+							"How long a session's scan helper waits for work before it exits.",
+							"Set when the helper starts.",
+							&storage_engine_scan_helper_idle_timeout, 60000, 1, INT_MAX,
+							PGC_USERSET, GUC_UNIT_MS, NULL, NULL, NULL);
 	DefineCustomIntVariable("storage_engine.dictionary_cache_size",
 							"Memory each session keeps compression dictionaries in, once loaded.",
 							"Frames compressed with a stripe's or batch's zstd dictionary need it loaded; the least recently used are dropped to stay within this size.",

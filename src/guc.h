@@ -27,6 +27,11 @@ extern int	storage_engine_frame_cache_size;
 extern int	storage_engine_shared_frame_cache_size;
 extern int	storage_engine_write_buffer_memory;
 extern int	storage_engine_min_parallel_encoding_size;
+extern int	storage_engine_scan_helpers;
+extern int	storage_engine_scan_helper_idle_timeout;
+
+/* most scan helpers a session keeps (scan/scan_helpers.c) */
+#define SCAN_HELPERS_MAX 8
 
 extern void guc_define(void);
 

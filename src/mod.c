@@ -19,6 +19,7 @@
 #include "guc.h"
 #include "relation_hooks.h"
 #include "scan/col_customscan.h"
+#include "scan/scan_helpers.h"
 #include "vector/vector_agg.h"
 
 PG_MODULE_MAGIC;
@@ -34,4 +35,6 @@ _PG_init(void)
 	relation_hooks_init();
 	col_customscan_init();
 	vector_agg_init();
+	/* after the vectorized aggregation's planner hook, which it wraps */
+	helper_gather_init();
 }

@@ -408,4 +408,41 @@ compat_start_index_only_scan(IndexOnlyScanState *node, Snapshot snapshot)
 					 node->ioss_NumOrderByKeys);
 }
 
+/*
+ * Scan helpers (scan/helper_task.c) run a plan to its end in one call, find
+ * a backend's PGPROC by its number and go over every setting: ExecutorRun
+ * lost execute_once in 18, a backend's number became MyProcNumber in 17,
+ * and the settings' array came with its length from 16 on.
+ */
+#include "executor/executor.h"
+#include "storage/proc.h"
+#include "utils/guc_tables.h"
+
+static inline void
+compat_executor_run_all(QueryDesc *qd)
+{
+#if PG_VERSION_NUM >= 180000
+	ExecutorRun(qd, ForwardScanDirection, 0);
+#else
+	ExecutorRun(qd, ForwardScanDirection, 0, true);
+#endif
+}
+
+#if PG_VERSION_NUM >= 170000
+#define compat_my_proc_number() ((int) MyProcNumber)
+#else
+#define compat_my_proc_number() (MyProc->pgprocno)
+#endif
+
+static inline struct config_generic **
+compat_guc_variables(int *count)
+{
+#if PG_VERSION_NUM >= 160000
+	return get_guc_variables(count);
+#else
+	*count = GetNumConfigOptions();
+	return get_guc_variables();
+#endif
+}
+
 #endif							/* STORAGE_ENGINE_COMPAT_H */

@@ -50,6 +50,7 @@
 #include "rowstore/row_reader.h"
 #include "scan/prune.h"
 #include "scan/row_customscan.h"
+#include "scan/scan_helpers.h"
 #include "scan/scan_internal.h"
 #include "vector/filter.h"
 
@@ -586,7 +587,7 @@ end_row_scan(CustomScanState *node)
 {
 	RowScanState *state = (RowScanState *) node;
 
-	if (state->shared != NULL && IsParallelWorker())
+	if (state->shared != NULL && scan_participant_is_helper())
 		publish_counters(state);
 	retire_reader(state);
 }
@@ -610,7 +611,7 @@ shutdown_row_scan(CustomScanState *node)
 
 	if (state->shared == NULL)
 		return;
-	if (IsParallelWorker())
+	if (scan_participant_is_helper())
 	{
 		publish_counters(state);
 		return;

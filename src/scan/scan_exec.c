@@ -31,6 +31,7 @@
 #include "format/storage.h"
 #include "scan/col_customscan.h"
 #include "scan/prune.h"
+#include "scan/scan_helpers.h"
 #include "scan/scan_internal.h"
 #include "vector/filter.h"
 
@@ -392,7 +393,7 @@ end_col_scan(CustomScanState *node)
 {
 	ColScanState *state = (ColScanState *) node;
 
-	if (state->shared != NULL && IsParallelWorker())
+	if (state->shared != NULL && scan_participant_is_helper())
 		publish_counters(state);
 	retire_reader(state);
 	state->filtered.batch = NULL;
@@ -421,7 +422,7 @@ shutdown_col_scan(CustomScanState *node)
 
 	if (state->shared == NULL)
 		return;
-	if (IsParallelWorker())
+	if (scan_participant_is_helper())
 	{
 		publish_counters(state);
 		return;
