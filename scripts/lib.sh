@@ -103,7 +103,7 @@ se_build() {
 # Settings under which the regression and isolation suites must give the
 # same results (plans may differ): the sweep tier of scripts/test.sh.
 # se_sweep_setting VERSION NAME prints NAME's settings (\n-separated).
-SE_SWEEP_ALL="index_paths jit no_custom_scan no_dictionary_cache no_frame_cache small_frame_cache no_pruning no_vector_agg parallel parallel_encoding parallel_encoding_workers parallel_single plain_encodings repeatable_read serializable small_shared_buffers small_write_buffers"
+SE_SWEEP_ALL="scan_helpers index_paths jit no_custom_scan no_dictionary_cache no_frame_cache small_frame_cache no_pruning no_vector_agg parallel parallel_encoding parallel_encoding_workers parallel_single plain_encodings repeatable_read serializable small_shared_buffers small_write_buffers"
 # CI runs those whose output is exactly "plans only" on both versions and
 # that reach the most code: workers executing every plan, tiny shared
 # buffers, the plain layouts, the plain table-AM scan, a frame cache that
@@ -113,6 +113,7 @@ se_sweep_setting() {
 	local v=$1
 	case "$2" in
 		parallel) echo 'parallel_setup_cost = 0\nparallel_tuple_cost = 0\nmin_parallel_table_scan_size = 0\nmin_parallel_index_scan_size = 0\nmax_parallel_workers_per_gather = 2' ;;
+		scan_helpers) echo 'parallel_setup_cost = 0\nparallel_tuple_cost = 0\nmin_parallel_table_scan_size = 0\nmax_parallel_workers_per_gather = 2\nstorage_engine.scan_helpers = 2' ;;
 		parallel_single) if [ "$v" -ge 16 ]; then echo 'debug_parallel_query = regress'; else echo 'force_parallel_mode = regress'; fi ;;
 		repeatable_read) echo "default_transaction_isolation = 'repeatable read'" ;;
 		serializable) echo "default_transaction_isolation = 'serializable'" ;;

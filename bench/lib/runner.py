@@ -29,7 +29,8 @@ class QueryTimeout(Exception):
 @dataclass(frozen=True)
 class Mode:
     """serial: jit off, no parallel workers.  parallel: jit on, `workers` per
-    gather (DuckDB gets as many threads)."""
+    gather and as many scan helpers (storage_engine.scan_helpers; DuckDB gets
+    as many threads)."""
     name: str
     jit: bool
     workers: int
@@ -61,6 +62,9 @@ class PgTarget:
     def set_mode(self, mode: Mode) -> None:
         self.conn.execute(f"SET jit = {'on' if mode.jit else 'off'}")
         self.conn.execute(f"SET max_parallel_workers_per_gather = {mode.workers}")
+        # our parallel scans take the session's helpers in place of workers
+        # (a placeholder setting where the library is not loaded: harmless)
+        self.conn.execute(f"SET storage_engine.scan_helpers = {mode.workers}")
         self.mode = mode
 
     def run(self, sql: str, fetch: bool):

@@ -314,9 +314,11 @@ begin_helper_gather(CustomScanState *node, EState *estate, int eflags)
 	/* rows come as the input's slots or the helpers' minimal tuples */
 	node->ss.ps.resultopsset = true;
 	node->ss.ps.resultopsfixed = false;
-	state->helper_slot = ExecInitExtraTupleSlot(estate,
-												node->ss.ss_ScanTupleSlot->tts_tupleDescriptor,
-												&TTSOpsMinimalTuple);
+	/* the helpers send rows of the Gather's input */
+	state->helper_slot =
+		ExecInitExtraTupleSlot(estate,
+							   ExecGetResultType(outerPlanState(outerPlanState(node))),
+							   &TTSOpsMinimalTuple);
 }
 
 /*
@@ -360,6 +362,19 @@ start_helpers(HelperGatherState *state)
 	state->launched = n;
 }
 
+/* A row of the Gather's input as the Gather returns it: projected, maybe. */
+static TupleTableSlot *
+as_gather_row(PlanState *gather, TupleTableSlot *slot)
+{
+	ExprContext *econtext = gather->ps_ExprContext;
+
+	if (gather->ps_ProjInfo == NULL)
+		return slot;
+	ResetExprContext(econtext);
+	econtext->ecxt_outertuple = slot;
+	return ExecProject(gather->ps_ProjInfo);
+}
+
 static TupleTableSlot *
 exec_helper_gather(CustomScanState *node)
 {
@@ -379,7 +394,8 @@ exec_helper_gather(CustomScanState *node)
 		CHECK_FOR_INTERRUPTS();
 		tuple = helper_task_next(state->task, &helpers_done);
 		if (tuple != NULL)
-			return ExecStoreMinimalTuple(tuple, state->helper_slot, false);
+			return as_gather_row(gather,
+								 ExecStoreMinimalTuple(tuple, state->helper_slot, false));
 
 		/*
 		 * The leader's own part, as a participating leader of PostgreSQL's
@@ -393,7 +409,7 @@ exec_helper_gather(CustomScanState *node)
 			TupleTableSlot *slot = ExecProcNode(outerPlanState(gather));
 
 			if (!TupIsNull(slot))
-				return slot;
+				return as_gather_row(gather, slot);
 			state->local_done = true;
 			helper_task_withdraw(state->task);
 			continue;

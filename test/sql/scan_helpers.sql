@@ -102,6 +102,15 @@ SELECT q, helper_results(q) FROM unnest(ARRAY[
 SET parallel_leader_participation = on;
 SELECT count(*), sum(i), sum(n), avg(n), min(d), max(t) FROM sh_col;
 SELECT count(*), sum(i), sum(n), avg(n), min(d), max(t) FROM sh_row;
+-- a Gather that computes an expression of its input's rows (the sort key)
+SET enable_gathermerge = off;
+EXPLAIN (COSTS OFF)
+SELECT md5(string_agg(r::text, ',' ORDER BY r::text)) FROM (SELECT * FROM sh_col WHERE g = 3) r;
+SELECT q, helper_results(q) FROM unnest(ARRAY[
+	'SELECT md5(string_agg(r::text, '','' ORDER BY r::text)) FROM (SELECT * FROM sh_col WHERE g = 3) r',
+	'SELECT md5(string_agg(r::text, '','' ORDER BY r::text)) FROM (SELECT * FROM sh_row WHERE g = 3) r'
+]) AS q;
+RESET enable_gathermerge;
 -- PostgreSQL's own partial aggregation under the node
 SET storage_engine.enable_vectorized_aggregation = off;
 SELECT q, helper_results(q) FROM unnest(ARRAY[

@@ -11,7 +11,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use StorageEngineTest;
 
-my $node = new_engine_node('scan_helpers', conf => q{
+my $node = new_engine_node('scan_helpers', allows_streaming => 1, conf => q{
 storage_engine.scan_helpers = 2
 max_parallel_workers_per_gather = 2
 parallel_setup_cost = 0
@@ -136,6 +136,23 @@ $alter->quit;
 is($s->query_safe($agg), $expected, 'helpers again after the ALTER TABLE');
 cmp_ok(joined_in($s, $agg), '>=', 1, 'and they take part');
 $s->quit;
+
+# --- on a hot standby, with its snapshots from the primary's WAL ---
+$node->backup('base');
+my $standby = PostgreSQL::Test::Cluster->new('standby');
+$standby->init_from_backup($node, 'base', has_streaming => 1);
+$standby->start;
+$node->safe_psql('postgres',
+	'INSERT INTO big SELECT i % 10, i, md5(i::text) FROM generate_series(100001, 120000) i');
+$node->wait_for_catchup($standby);
+my $on_primary = $node->safe_psql('postgres', $agg);
+my $r = $standby->background_psql('postgres', on_error_stop => 0);
+is($r->query_safe($agg), $on_primary, 'a helped aggregation on the standby');
+cmp_ok(joined_in($r, $agg), '>=', 1, 'helpers took part on the standby');
+is($r->query_safe("SET parallel_leader_participation = off; $agg"), $on_primary,
+	'the helpers alone give the same on the standby');
+$r->quit;
+$standby->stop;
 
 # --- a database whose sessions ended is dropped at once ---
 $node->safe_psql('postgres', 'CREATE DATABASE helped');
