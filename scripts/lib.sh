@@ -104,6 +104,8 @@ se_build() {
 # same results (plans may differ): the sweep tier of scripts/test.sh.
 # se_sweep_setting VERSION NAME prints NAME's settings (\n-separated).
 SE_SWEEP_ALL="scan_helpers index_paths jit no_custom_scan no_dictionary_cache no_frame_cache small_frame_cache no_pruning no_vector_agg parallel parallel_encoding parallel_encoding_workers parallel_single plain_encodings repeatable_read serializable small_shared_buffers small_write_buffers"
+# parallel and scan_helpers give heap parallel plans too, whose float sums
+# add in another order: their DIFFERENT lines compare ours with heap's.
 # CI runs those whose output is exactly "plans only" on both versions and
 # that reach the most code: workers executing every plan, tiny shared
 # buffers, the plain layouts, the plain table-AM scan, a frame cache that
