@@ -330,7 +330,9 @@ def write_summary(out, meta: dict, res, modes, charts: dict) -> None:
         if speedup:
             L += ["### Parallel speed-up", "",
                   "Each kind's serial median ÷ its parallel median (above 1.00× the parallel "
-                  "mode is faster; it also has JIT on where the server has it):", ""] + speedup + [""]
+                  "mode is faster; it also has JIT on where the server has it, and our "
+                  "parallel scans take the session's scan helpers in place of parallel "
+                  "workers):", ""] + speedup + [""]
         churn = _churn_section(res, suite)
         if churn:
             L += ["### After an UPDATE of 10% of rows and VACUUM", "",
