@@ -46,9 +46,11 @@
 #include "colstore/col_encode_transfer.h"
 #include "colstore/col_encoder.h"
 #include "guc.h"
+#include "session_worker.h"
 
 #define ENCODER_MAGIC		0x5E0C0DE5
-#define ENCODER_KEY_HEADER	1
+#define ENCODER_TYPE		"storage_engine stripe encoder"
+#define ENCODER_KEY_HEADER	SESSION_WORKER_KEY_HEADER
 #define ENCODER_KEY_JOBS	2
 #define ENCODER_KEY_RESULTS 3
 
@@ -63,12 +65,6 @@
 /* PGDLLEXPORT: the postmaster finds it by name */
 PGDLLEXPORT void col_encoder_main(Datum arg);
 
-typedef struct EncoderHeader
-{
-	Oid			database;
-	Oid			user;
-	int			backend_pid;
-} EncoderHeader;
 
 /*
  * A job: this, then ncols JobColumns, in one message; then each column's
@@ -186,10 +182,9 @@ encoder_start(void)
 	Encoder    *e;
 	Size		size;
 	shm_toc    *toc;
-	EncoderHeader *header;
+	SessionWorkerHeader *header;
 	shm_mq	   *jobs;
 	shm_mq	   *results;
-	BackgroundWorker bgw;
 
 	if (!registered)
 	{
@@ -199,7 +194,7 @@ encoder_start(void)
 	}
 
 	shm_toc_initialize_estimator(&est);
-	shm_toc_estimate_chunk(&est, sizeof(EncoderHeader));
+	shm_toc_estimate_chunk(&est, sizeof(SessionWorkerHeader));
 	shm_toc_estimate_chunk(&est, JOB_QUEUE_SIZE);
 	shm_toc_estimate_chunk(&est, RESULT_QUEUE_SIZE);
 	shm_toc_estimate_keys(&est, 3);
@@ -221,10 +216,8 @@ encoder_start(void)
 	/* the transaction's, not the statement's: encoder_xact detaches it */
 	dsm_pin_mapping(e->seg);
 	toc = shm_toc_create(ENCODER_MAGIC, dsm_segment_address(e->seg), size);
-	header = shm_toc_allocate(toc, sizeof(EncoderHeader));
-	header->database = MyDatabaseId;
-	header->user = GetAuthenticatedUserId();
-	header->backend_pid = MyProcPid;
+	header = shm_toc_allocate(toc, sizeof(SessionWorkerHeader));
+	session_worker_fill_header(header);
 	shm_toc_insert(toc, ENCODER_KEY_HEADER, header);
 	jobs = shm_mq_create(shm_toc_allocate(toc, JOB_QUEUE_SIZE), JOB_QUEUE_SIZE);
 	shm_toc_insert(toc, ENCODER_KEY_JOBS, jobs);
@@ -234,26 +227,14 @@ encoder_start(void)
 	shm_toc_insert(toc, ENCODER_KEY_RESULTS, results);
 	shm_mq_set_receiver(results, MyProc);
 
-	memset(&bgw, 0, sizeof(bgw));
-	bgw.bgw_flags = BGWORKER_SHMEM_ACCESS |
-		BGWORKER_BACKEND_DATABASE_CONNECTION;
-	bgw.bgw_start_time = BgWorkerStart_ConsistentState;
-	bgw.bgw_restart_time = BGW_NEVER_RESTART;
-	snprintf(bgw.bgw_library_name, BGW_MAXLEN, "storage_engine");
-	snprintf(bgw.bgw_function_name, BGW_MAXLEN, "col_encoder_main");
-	snprintf(bgw.bgw_name, BGW_MAXLEN,
-			 "storage_engine stripe encoder for PID %d", MyProcPid);
-	snprintf(bgw.bgw_type, BGW_MAXLEN, "storage_engine stripe encoder");
-	bgw.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(e->seg));
-	bgw.bgw_notify_pid = MyProcPid;
-	if (!RegisterDynamicBackgroundWorker(&bgw, &e->handle))
+	if (!session_worker_register("col_encoder_main", ENCODER_TYPE, e->seg,
+								 &e->handle))
 	{
 		/* every worker slot taken: not again in this transaction */
 		MemoryContextSwitchTo(old);
 		dsm_detach(e->seg);
 		MemoryContextDelete(cxt);
 		encoder_refused = true;
-		elog(DEBUG1, "no background worker slot for a colcompress encoder");
 		return false;
 	}
 	/* with the handle, a worker that exits detaches its queues */
@@ -657,40 +638,18 @@ void
 col_encoder_main(Datum arg)
 {
 	dsm_segment *seg;
-	shm_toc    *toc;
-	EncoderHeader *header;
+	shm_toc    *toc = session_worker_attach(arg, ENCODER_MAGIC, ENCODER_TYPE, &seg);
 	shm_mq	   *mq;
 	shm_mq_handle *jobs;
 	shm_mq_handle *results;
 	MemoryContext cxt;
-	char		name[NAMEDATALEN];
 
-	pqsignal(SIGTERM, die);
-	BackgroundWorkerUnblockSignals();
-
-	/* no resource owner: the mapping is the process's */
-	seg = dsm_attach(DatumGetUInt32(arg));
-	if (seg == NULL)
-		proc_exit(0);			/* the backend is gone already */
-	toc = shm_toc_attach(ENCODER_MAGIC, dsm_segment_address(seg));
-	if (toc == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("bad magic number in colcompress encoder segment")));
-	header = shm_toc_lookup(toc, ENCODER_KEY_HEADER, false);
 	mq = shm_toc_lookup(toc, ENCODER_KEY_JOBS, false);
 	shm_mq_set_receiver(mq, MyProc);
 	jobs = shm_mq_attach(mq, seg, NULL);
 	mq = shm_toc_lookup(toc, ENCODER_KEY_RESULTS, false);
 	shm_mq_set_sender(mq, MyProc);
 	results = shm_mq_attach(mq, seg, NULL);
-
-	BackgroundWorkerInitializeConnectionByOid(header->database, header->user,
-											  BGWORKER_BYPASS_ALLOWCONN);
-	/* which backend's it is, in pg_stat_activity */
-	snprintf(name, sizeof(name), "storage_engine encoder for PID %d",
-			 header->backend_pid);
-	SetConfigOption("application_name", name, PGC_USERSET, PGC_S_SESSION);
 	cxt = AllocSetContextCreate(TopMemoryContext, "colcompress encoder job",
 								ALLOCSET_DEFAULT_SIZES);
 	while (encode_job(jobs, results, cxt))

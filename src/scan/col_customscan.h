@@ -34,6 +34,12 @@ extern int	parallel_scan_workers_for(Relation relation);
  */
 extern double col_worker_start_cost(void);
 
+/*
+ * The output columns of a plan's target list as Vars of varno (OUTER_VAR,
+ * INDEX_VAR), for a node placed above it (scan_planner.c).
+ */
+extern List *plan_output_vars(List *tlist, int varno);
+
 /* Is plan a ColcompressScan? */
 extern bool col_scan_plan_is(Plan *plan);
 

@@ -34,6 +34,7 @@
 #include "storage/latch.h"
 
 #include "guc.h"
+#include "scan/col_customscan.h"
 #include "scan/helper_task.h"
 #include "scan/scan_helpers.h"
 #include "scan/scan_internal.h"
@@ -157,28 +158,6 @@ gather_takes_helpers(Gather *gather)
 	return helper_runnable(input, &parallel_scans) && parallel_scans > 0;
 }
 
-/* The Gather's output columns as Vars of varno. */
-static List *
-output_vars(List *tlist, int varno)
-{
-	List	   *result = NIL;
-	ListCell   *lc;
-
-	foreach(lc, tlist)
-	{
-		TargetEntry *te = lfirst(lc);
-		Node	   *expr = (Node *) te->expr;
-
-		result = lappend(result,
-						 makeTargetEntry((Expr *) makeVar(varno, te->resno,
-														  exprType(expr),
-														  exprTypmod(expr),
-														  exprCollation(expr), 0),
-										 te->resno, te->resname, false));
-	}
-	return result;
-}
-
 static Plan *
 helper_gather_over(Gather *gather)
 {
@@ -189,13 +168,13 @@ helper_gather_over(Gather *gather)
 	cscan->scan.plan.plan_rows = gather->plan.plan_rows;
 	cscan->scan.plan.plan_width = gather->plan.plan_width;
 	cscan->scan.plan.parallel_safe = false;
-	cscan->scan.plan.targetlist = output_vars(gather->plan.targetlist, INDEX_VAR);
+	cscan->scan.plan.targetlist = plan_output_vars(gather->plan.targetlist, INDEX_VAR);
 	/* the Gather is the outer plan: EXPLAIN shows it, Vars refer to it */
 	cscan->scan.plan.lefttree = (Plan *) gather;
 	cscan->scan.plan.extParam = bms_copy(gather->plan.extParam);
 	cscan->scan.plan.allParam = bms_copy(gather->plan.allParam);
 	cscan->scan.scanrelid = 0;
-	cscan->custom_scan_tlist = output_vars(gather->plan.targetlist, OUTER_VAR);
+	cscan->custom_scan_tlist = plan_output_vars(gather->plan.targetlist, OUTER_VAR);
 	/* how many helpers it takes */
 	cscan->custom_private = list_make1_int(Min(gather->num_workers,
 											   storage_engine_scan_helpers));

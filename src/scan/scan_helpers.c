@@ -40,10 +40,12 @@
 #include "utils/timestamp.h"
 
 #include "guc.h"
+#include "session_worker.h"
 #include "scan/scan_helpers.h"
 
 #define HELPER_MAGIC		0x5CA4E1F0
-#define HELPER_KEY_CONTROL	1
+#define HELPER_KEY_CONTROL	SESSION_WORKER_KEY_HEADER
+#define HELPER_TYPE			"storage_engine scan helper"
 #define HELPER_KEY_TASKS	2
 #define TASK_QUEUE_SIZE		((Size) 4096)
 
@@ -52,9 +54,7 @@ PGDLLEXPORT void scan_helper_main(Datum arg);
 
 typedef struct HelperControl
 {
-	Oid			database;
-	Oid			user;
-	int			session_pid;
+	SessionWorkerHeader session;	/* first: session_worker.h */
 	int			idle_timeout;	/* ms */
 } HelperControl;
 
@@ -98,7 +98,6 @@ helper_start(void)
 	shm_toc    *toc;
 	HelperControl *control;
 	shm_mq	   *mq;
-	BackgroundWorker bgw;
 
 	if (helpers_cxt == NULL)
 		helpers_cxt = AllocSetContextCreate(TopMemoryContext,
@@ -123,33 +122,18 @@ helper_start(void)
 	dsm_pin_mapping(h->seg);
 	toc = shm_toc_create(HELPER_MAGIC, dsm_segment_address(h->seg), size);
 	control = shm_toc_allocate(toc, sizeof(HelperControl));
-	control->database = MyDatabaseId;
-	control->user = GetAuthenticatedUserId();
-	control->session_pid = MyProcPid;
+	session_worker_fill_header(&control->session);
 	control->idle_timeout = storage_engine_scan_helper_idle_timeout;
 	shm_toc_insert(toc, HELPER_KEY_CONTROL, control);
 	mq = shm_mq_create(shm_toc_allocate(toc, TASK_QUEUE_SIZE), TASK_QUEUE_SIZE);
 	shm_toc_insert(toc, HELPER_KEY_TASKS, mq);
 	shm_mq_set_sender(mq, MyProc);
 
-	memset(&bgw, 0, sizeof(bgw));
-	bgw.bgw_flags = BGWORKER_SHMEM_ACCESS |
-		BGWORKER_BACKEND_DATABASE_CONNECTION;
-	bgw.bgw_start_time = BgWorkerStart_ConsistentState;
-	bgw.bgw_restart_time = BGW_NEVER_RESTART;
-	snprintf(bgw.bgw_library_name, BGW_MAXLEN, "storage_engine");
-	snprintf(bgw.bgw_function_name, BGW_MAXLEN, "scan_helper_main");
-	snprintf(bgw.bgw_name, BGW_MAXLEN,
-			 "storage_engine scan helper for PID %d", MyProcPid);
-	snprintf(bgw.bgw_type, BGW_MAXLEN, "storage_engine scan helper");
-	bgw.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(h->seg));
-	bgw.bgw_notify_pid = MyProcPid;
-	if (!RegisterDynamicBackgroundWorker(&bgw, &h->handle))
+	if (!session_worker_register("scan_helper_main", HELPER_TYPE, h->seg, &h->handle))
 	{
 		dsm_detach(h->seg);
 		pfree(h);
 		MemoryContextSwitchTo(old);
-		elog(DEBUG1, "no background worker slot for a scan helper");
 		return NULL;
 	}
 	h->tasks = shm_mq_attach(mq, h->seg, h->handle);
@@ -258,33 +242,14 @@ scan_helper_main(Datum arg)
 	HelperControl *control;
 	shm_mq	   *mq;
 	shm_mq_handle *tasks;
-	char		name[NAMEDATALEN];
 	TimestampTz idle_since;
 
-	pqsignal(SIGTERM, die);
 	pqsignal(SIGHUP, SignalHandlerForConfigReload);
-	BackgroundWorkerUnblockSignals();
-
-	/* no resource owner: the mapping is the process's */
-	seg = dsm_attach(DatumGetUInt32(arg));
-	if (seg == NULL)
-		proc_exit(0);			/* the session is gone already */
-	toc = shm_toc_attach(HELPER_MAGIC, dsm_segment_address(seg));
-	if (toc == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("bad magic number in scan helper segment")));
+	toc = session_worker_attach(arg, HELPER_MAGIC, HELPER_TYPE, &seg);
 	control = shm_toc_lookup(toc, HELPER_KEY_CONTROL, false);
 	mq = shm_toc_lookup(toc, HELPER_KEY_TASKS, false);
 	shm_mq_set_receiver(mq, MyProc);
 	tasks = shm_mq_attach(mq, seg, NULL);
-
-	BackgroundWorkerInitializeConnectionByOid(control->database, control->user,
-											  BGWORKER_BYPASS_ALLOWCONN);
-	/* whose it is, in pg_stat_activity */
-	snprintf(name, sizeof(name), "storage_engine scan helper for PID %d",
-			 control->session_pid);
-	SetConfigOption("application_name", name, PGC_USERSET, PGC_S_SESSION);
 	pgstat_report_activity(STATE_IDLE, NULL);
 
 	idle_since = GetCurrentTimestamp();

@@ -126,6 +126,27 @@ uses_row_system_columns(RelOptInfo *rel)
 	return false;
 }
 
+List *
+plan_output_vars(List *tlist, int varno)
+{
+	List	   *result = NIL;
+	ListCell   *lc;
+
+	foreach(lc, tlist)
+	{
+		TargetEntry *te = lfirst(lc);
+		Node	   *expr = (Node *) te->expr;
+
+		result = lappend(result,
+						 makeTargetEntry((Expr *) makeVar(varno, te->resno,
+														  exprType(expr),
+														  exprTypmod(expr),
+														  exprCollation(expr), 0),
+										 te->resno, te->resname, false));
+	}
+	return result;
+}
+
 /* The share of a path's rows one participant handles, as costsize.c has it. */
 double
 parallel_divisor(int parallel_workers)

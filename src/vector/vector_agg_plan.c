@@ -532,28 +532,6 @@ restore_gather(Agg *agg, Plan *gather)
 	gather_input(gather, true);
 }
 
-/* The output columns of plan as Vars of varno (OUTER_VAR, INDEX_VAR). */
-static List *
-vars_of(List *tlist, int varno)
-{
-	List	   *result = NIL;
-	ListCell   *lc;
-
-	foreach(lc, tlist)
-	{
-		TargetEntry *te = lfirst(lc);
-		Expr	   *expr = te->expr;
-
-		result = lappend(result,
-						 makeTargetEntry((Expr *) makeVar(varno, te->resno,
-														  exprType((Node *) expr),
-														  exprTypmod((Node *) expr),
-														  exprCollation((Node *) expr), 0),
-										 te->resno, te->resname, false));
-	}
-	return result;
-}
-
 /*
  * The node's own parallel aggregation, for an aggregation PostgreSQL left
  * serial (a DISTINCT aggregate, or aggregates its partial states cannot
@@ -642,7 +620,7 @@ parallelize(CustomScan *whole, WrapContext *cxt)
 	export->scan.plan.plan_rows = agg->plan.plan_rows;
 	export->scan.plan.plan_width = agg->plan.plan_width;
 	export->scan.plan.parallel_safe = true;
-	export->scan.plan.targetlist = vars_of(export_tlist, INDEX_VAR);
+	export->scan.plan.targetlist = plan_output_vars(export_tlist, INDEX_VAR);
 	export->scan.scanrelid = 0;
 	export->custom_plans = list_make1(scan_copy);
 	export->custom_exprs = copyObject(whole->custom_exprs);
@@ -655,7 +633,7 @@ parallelize(CustomScan *whole, WrapContext *cxt)
 	gather->plan.total_cost = parallel_cost;
 	gather->plan.plan_rows = agg->plan.plan_rows * (workers + 1);
 	gather->plan.plan_width = agg->plan.plan_width;
-	gather->plan.targetlist = vars_of(export->scan.plan.targetlist, OUTER_VAR);
+	gather->plan.targetlist = plan_output_vars(export->scan.plan.targetlist, OUTER_VAR);
 	gather->plan.lefttree = (Plan *) export;
 	gather->num_workers = workers;
 	gather->rescan_param = -1;

@@ -182,13 +182,13 @@ BEGIN;
 SELECT pe_load('pe_kill', 1, 13000);
 SELECT count(pg_terminate_backend(pid)) AS encoders
   FROM pg_stat_activity
- WHERE application_name = 'storage_engine encoder for PID ' || pg_backend_pid();
+ WHERE application_name = 'storage_engine stripe encoder for PID ' || pg_backend_pid();
 DO $$
 BEGIN
 	LOOP
 		PERFORM pg_stat_clear_snapshot();
 		EXIT WHEN NOT EXISTS (SELECT FROM pg_stat_activity
-							   WHERE application_name = 'storage_engine encoder for PID ' || pg_backend_pid());
+							   WHERE application_name = 'storage_engine stripe encoder for PID ' || pg_backend_pid());
 		PERFORM pg_sleep(0.01);
 	END LOOP;
 END $$;
