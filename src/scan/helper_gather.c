@@ -183,8 +183,9 @@ helper_gather_over(Gather *gather)
 }
 
 /*
- * Puts a HelperGather over the Gathers that only aggregations, sorts and
- * limits read from, above which nothing runs the Gather again.
+ * Puts a HelperGather over the Gathers that only aggregations, sorts,
+ * limits and subquery scans read from, above which nothing runs the
+ * Gather again.
  */
 static Plan *
 place_helper_gathers(Plan *plan, List **added)
@@ -210,6 +211,10 @@ place_helper_gathers(Plan *plan, List **added)
 		case T_Unique:
 		case T_WindowAgg:
 			plan->lefttree = place_helper_gathers(plan->lefttree, added);
+			break;
+		case T_SubqueryScan:
+			((SubqueryScan *) plan)->subplan =
+				place_helper_gathers(((SubqueryScan *) plan)->subplan, added);
 			break;
 		case T_CustomScan:
 			if (is_our_node(plan, false))
@@ -238,6 +243,8 @@ max_plan_node_id(Plan *plan)
 	if (IsA(plan, Append))
 		foreach(lc, ((Append *) plan)->appendplans)
 			id = Max(id, max_plan_node_id(lfirst(lc)));
+	if (IsA(plan, SubqueryScan))
+		id = Max(id, max_plan_node_id(((SubqueryScan *) plan)->subplan));
 	return id;
 }
 

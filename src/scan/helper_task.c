@@ -621,8 +621,8 @@ helper_task_run(const HelperTaskMessage *msg)
 											  ALLOCSET_DEFAULT_SIZES);
 	dsm_segment *seg;
 	shm_toc    *toc;
-	TaskHeader *header;
-	TaskSeat   *seat;
+	TaskHeader *volatile header;
+	TaskSeat   *volatile seat;
 	Oid			saved_user;
 	int			saved_sec_context;
 
@@ -663,6 +663,9 @@ helper_task_run(const HelperTaskMessage *msg)
 											  SEAT_DECLINED);
 		wake_leader(header);
 		scan_helpers_set_in_task(false);
+		/* the seat is gone with the segment, for an error from here on */
+		seat = NULL;
+		header = NULL;
 		dsm_detach(seg);
 		if (ActiveSnapshotSet())
 			PopActiveSnapshot();
@@ -680,16 +683,17 @@ helper_task_run(const HelperTaskMessage *msg)
 		edata = CopyErrorData();
 		FlushErrorState();
 		/* only this helper moves its seat on from ACCEPTED */
-		if (pg_atomic_read_u32(&seat->state) == SEAT_ACCEPTED)
+		if (seat != NULL && pg_atomic_read_u32(&seat->state) == SEAT_ACCEPTED)
 		{
 			record_error(seat, edata);
 			pg_write_barrier();
 			pg_atomic_write_u32(&seat->state, SEAT_FAILED);
 		}
-		else
+		else if (seat != NULL)
 			(void) pg_atomic_compare_exchange_u32(&seat->state, &expected,
 												  SEAT_DECLINED);
-		wake_leader(header);
+		if (header != NULL)
+			wake_leader(header);
 		scan_helpers_set_in_task(false);
 		/* detaches the segment, and with it the queue */
 		AbortCurrentTransaction();

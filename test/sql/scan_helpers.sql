@@ -102,13 +102,17 @@ SELECT q, helper_results(q) FROM unnest(ARRAY[
 SET parallel_leader_participation = on;
 SELECT count(*), sum(i), sum(n), avg(n), min(d), max(t) FROM sh_col;
 SELECT count(*), sum(i), sum(n), avg(n), min(d), max(t) FROM sh_row;
--- a Gather that computes an expression of its input's rows (the sort key)
+-- a Gather that computes an expression of its input's rows: one the
+-- participants may not (parallel restricted)
+CREATE FUNCTION sh_twice(x int) RETURNS int LANGUAGE plpgsql PARALLEL RESTRICTED
+	AS 'BEGIN RETURN x * 2; END';
 SET enable_gathermerge = off;
 EXPLAIN (COSTS OFF)
-SELECT md5(string_agg(r::text, ',' ORDER BY r::text)) FROM (SELECT * FROM sh_col WHERE g = 3) r;
+SELECT md5(string_agg(s::text, ',')) FROM
+  (SELECT i FROM sh_col WHERE g = 3 ORDER BY sh_twice(i) DESC, i LIMIT 50) s;
 SELECT q, helper_results(q) FROM unnest(ARRAY[
-	'SELECT md5(string_agg(r::text, '','' ORDER BY r::text)) FROM (SELECT * FROM sh_col WHERE g = 3) r',
-	'SELECT md5(string_agg(r::text, '','' ORDER BY r::text)) FROM (SELECT * FROM sh_row WHERE g = 3) r'
+	'SELECT md5(string_agg(s::text, '','')) FROM (SELECT i FROM sh_col WHERE g = 3 ORDER BY sh_twice(i) DESC, i LIMIT 50) s',
+	'SELECT md5(string_agg(s::text, '','')) FROM (SELECT i FROM sh_row WHERE g = 3 ORDER BY sh_twice(i) DESC, i LIMIT 50) s'
 ]) AS q;
 RESET enable_gathermerge;
 -- PostgreSQL's own partial aggregation under the node
