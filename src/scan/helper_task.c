@@ -139,15 +139,16 @@ walk_parallel_nodes(PlanState *ps, NodeWalk *w)
 		const CustomExecMethods *m = css->methods;
 		uint64		key = (uint64) ps->plan->plan_node_id;
 
+		/* the size kept where PostgreSQL's ExecCustomScanEstimate keeps it */
 		if (w->estimator != NULL)
 		{
-			shm_toc_estimate_chunk(w->estimator, m->EstimateDSMCustomScan(css, NULL));
+			css->pscan_len = m->EstimateDSMCustomScan(css, NULL);
+			shm_toc_estimate_chunk(w->estimator, css->pscan_len);
 			shm_toc_estimate_keys(w->estimator, 1);
 		}
 		else if (!w->worker)
 		{
-			void	   *coordinate = shm_toc_allocate(w->toc,
-													  m->EstimateDSMCustomScan(css, NULL));
+			void	   *coordinate = shm_toc_allocate(w->toc, css->pscan_len);
 
 			m->InitializeDSMCustomScan(css, NULL, coordinate);
 			shm_toc_insert(w->toc, key, coordinate);
