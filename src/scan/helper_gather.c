@@ -37,7 +37,7 @@
 #include "scan/col_customscan.h"
 #include "scan/helper_task.h"
 #include "scan/scan_helpers.h"
-#include "scan/scan_internal.h"
+#include "scan/row_customscan.h"
 #include "vector/vector_agg.h"
 
 #define HELPER_GATHER_NAME "HelperGather"
@@ -86,17 +86,19 @@ static const CustomExecMethods helper_gather_exec_methods = {
  */
 
 static bool
-is_our_node(Plan *plan, bool scan)
+is_our_scan(Plan *plan)
 {
-	const char *name;
+	return col_scan_plan_is(plan) || row_scan_plan_is(plan);
+}
 
-	if (!IsA(plan, CustomScan))
-		return false;
-	name = ((CustomScan *) plan)->methods->CustomName;
-	if (strcmp(name, COL_SCAN_NAME) == 0 || strcmp(name, ROW_SCAN_NAME) == 0)
-		return true;
-	return !scan && (strcmp(name, VECTOR_AGG_NAME) == 0 ||
-					 strcmp(name, ROW_VECTOR_AGG_NAME) == 0);
+/* Our scans, and our aggregation nodes over them. */
+static bool
+is_our_node(Plan *plan)
+{
+	return is_our_scan(plan) ||
+		(IsA(plan, CustomScan) &&
+		 (((CustomScan *) plan)->methods == &vector_agg_plan_methods ||
+		  ((CustomScan *) plan)->methods == &row_vector_agg_plan_methods));
 }
 
 /*
@@ -115,7 +117,7 @@ helper_runnable(Plan *plan, int *parallel_scans)
 		return false;
 	if (plan->parallel_aware)
 	{
-		if (!is_our_node(plan, true))
+		if (!is_our_scan(plan))
 			return false;
 		(*parallel_scans)++;
 	}
@@ -126,7 +128,7 @@ helper_runnable(Plan *plan, int *parallel_scans)
 		case T_Result:
 			break;
 		case T_CustomScan:
-			if (!is_our_node(plan, false))
+			if (!is_our_node(plan))
 				return false;
 			foreach(lc, ((CustomScan *) plan)->custom_plans)
 				if (!helper_runnable(lfirst(lc), parallel_scans))
@@ -217,7 +219,7 @@ place_helper_gathers(Plan *plan, List **added)
 				place_helper_gathers(((SubqueryScan *) plan)->subplan, added);
 			break;
 		case T_CustomScan:
-			if (is_our_node(plan, false))
+			if (is_our_node(plan))
 				foreach(lc, ((CustomScan *) plan)->custom_plans)
 					lfirst(lc) = place_helper_gathers(lfirst(lc), added);
 			break;
@@ -227,35 +229,12 @@ place_helper_gathers(Plan *plan, List **added)
 	return plan;
 }
 
-static int
-max_plan_node_id(Plan *plan)
-{
-	int			id;
-	ListCell   *lc;
-
-	if (plan == NULL)
-		return 0;
-	id = Max(plan->plan_node_id,
-			 Max(max_plan_node_id(plan->lefttree), max_plan_node_id(plan->righttree)));
-	if (IsA(plan, CustomScan))
-		foreach(lc, ((CustomScan *) plan)->custom_plans)
-			id = Max(id, max_plan_node_id(lfirst(lc)));
-	if (IsA(plan, Append))
-		foreach(lc, ((Append *) plan)->appendplans)
-			id = Max(id, max_plan_node_id(lfirst(lc)));
-	if (IsA(plan, SubqueryScan))
-		id = Max(id, max_plan_node_id(((SubqueryScan *) plan)->subplan));
-	return id;
-}
-
 static PlannedStmt *
 helper_gather_planner(Query *parse, const char *query_string,
 					  int cursor_options, ParamListInfo bound_params)
 {
 	PlannedStmt *stmt;
 	List	   *added = NIL;
-	int			id;
-	ListCell   *lc;
 
 	if (prev_planner != NULL)
 		stmt = prev_planner(parse, query_string, cursor_options, bound_params);
@@ -267,12 +246,8 @@ helper_gather_planner(Query *parse, const char *query_string,
 		!stmt->parallelModeNeeded || stmt->subplans != NIL)
 		return stmt;
 	stmt->planTree = place_helper_gathers(stmt->planTree, &added);
-	if (added == NIL)
-		return stmt;
-	/* the nodes' ids are unique within the statement */
-	id = max_plan_node_id(stmt->planTree);
-	foreach(lc, added)
-		((Plan *) lfirst(lc))->plan_node_id = ++id;
+	if (added != NIL)
+		number_added_plan_nodes(stmt, added);
 	return stmt;
 }
 

@@ -52,6 +52,9 @@ extern const CustomScanMethods row_vector_agg_plan_methods;
 /* Registers the node and installs the planner hook that places it. */
 extern void vector_agg_init(void);
 
+/* vector_agg_plan.c: ids for the plan nodes a planner hook added */
+extern void number_added_plan_nodes(PlannedStmt *stmt, List *added);
+
 /* vector_agg_exec.c */
 extern void vector_agg_exec_init(void);
 

@@ -717,13 +717,27 @@ note_max_id(Plan *plan, void *arg)
 	return plan;
 }
 
+/*
+ * Gives the nodes added to stmt's plans ids after the statement's others:
+ * plan node ids are unique within a statement (parallel query's keys).
+ */
+void
+number_added_plan_nodes(PlannedStmt *stmt, List *added)
+{
+	int			max_id = 0;
+	ListCell   *lc;
+
+	walk_statement(stmt, note_max_id, &max_id);
+	foreach(lc, added)
+		((Plan *) lfirst(lc))->plan_node_id = ++max_id;
+}
+
 static PlannedStmt *
 vector_agg_planner(Query *parse, const char *query_string, int cursor_options,
 				   ParamListInfo bound_params)
 {
 	PlannedStmt *stmt;
 	WrapContext cxt = {NIL, NIL, false, 0, false};
-	int			max_id = 0;
 	ListCell   *lc;
 
 	if (prev_planner != NULL)
@@ -745,10 +759,7 @@ vector_agg_planner(Query *parse, const char *query_string, int cursor_options,
 	if (cxt.parallelized)
 		stmt->parallelModeNeeded = true;
 
-	/* plan node ids are unique within the statement (parallel query keys) */
-	walk_statement(stmt, note_max_id, &max_id);
-	foreach(lc, cxt.added)
-		((Plan *) lfirst(lc))->plan_node_id = ++max_id;
+	number_added_plan_nodes(stmt, cxt.added);
 	return stmt;
 }
 
