@@ -10,7 +10,7 @@
  *	  of a 25 ms aggregation over a million colcompress rows; no speed-up
  *	  over the serial query could pass 1.5 on two cores.  A helper is
  *	  started once, connected to the session's database as its
- *	  authenticated user, like the stripe encoder (colcompress/col_encoder.c),
+ *	  authenticated user, like the stripe encoder (session_worker.c),
  *	  and waits for tasks on a queue only this session writes: a task is a
  *	  shared memory segment (helper_task.c) and a seat in it.  It goes when
  *	  the session ends (its queue detaches), after
